@@ -1,0 +1,109 @@
+package dev.jgrad.autograd;
+
+import dev.jgrad.tensor.Shape;
+import dev.jgrad.tensor.Tensor;
+
+/**
+ * Anomaly mode, a scope per thread, as {@code torch.autograd.detect_anomaly()} but clearer: the first
+ * op that <em>produces</em> a NaN or an infinity, in forward or in backward, fails with an
+ * {@link AnomalyException} naming the op, the shapes, the direction and the line of user code that
+ * called the op.
+ * <pre>{@code
+ * try (var a = Anomaly.enable()) {
+ *     Variable y = Variable.where(x.gt(0), x.log(), 0.0);
+ *     y.sum().backward();   // AnomalyException: log produced -inf in forward ... at Train.java:42
+ * }
+ * }</pre>
+ * "Produces" means the op's inputs were finite: values that are already NaN flow on without a second
+ * report, and an explicit fill with -inf (an attention mask) is not an anomaly. Recording the call
+ * site costs a stack walk per op, so the mode is for debugging, not for training runs.
+ */
+public final class Anomaly implements AutoCloseable {
+    private static final ThreadLocal<boolean[]> ENABLED = ThreadLocal.withInitial(() -> new boolean[] {false});
+    private static final StackWalker WALKER = StackWalker.getInstance();
+
+    private final boolean previous;
+    private boolean closed;
+
+    private Anomaly() {
+        boolean[] cell = ENABLED.get();
+        previous = cell[0];
+        cell[0] = true;
+    }
+
+    public static Anomaly enable() {
+        return new Anomaly();
+    }
+
+    public static boolean isEnabled() {
+        return ENABLED.get()[0];
+    }
+
+    @Override
+    public void close() {
+        if (!closed) {
+            ENABLED.get()[0] = previous;
+            closed = true;
+        }
+    }
+
+    /** The first frame of the caller's code, outside jgrad's own library packages. */
+    static String callSite() {
+        return WALKER.walk(frames -> frames
+                .filter(f -> {
+                    String c = f.getClassName();
+                    return !c.startsWith("dev.jgrad.autograd.") && !c.startsWith("dev.jgrad.tensor.")
+                            && !c.startsWith("dev.jgrad.nn.") && !c.startsWith("java.");
+                })
+                .findFirst()
+                .map(f -> f.getClassName() + "." + f.getMethodName() + "(" + f.getFileName() + ":" + f.getLineNumber() + ")")
+                .orElse("<unknown>"));
+    }
+
+    /** Describes the non-finite values of a tensor: "NaN (1 of 3) and -inf (1 of 3), first at index [1]". */
+    static String describe(Tensor t) {
+        double[] v = t.toDoubleArray();
+        int nan = 0;
+        int pos = 0;
+        int neg = 0;
+        int first = -1;
+        for (int i = 0; i < v.length; i++) {
+            if (Double.isNaN(v[i])) {
+                nan++;
+            } else if (v[i] == Double.POSITIVE_INFINITY) {
+                pos++;
+            } else if (v[i] == Double.NEGATIVE_INFINITY) {
+                neg++;
+            } else {
+                continue;
+            }
+            if (first < 0) {
+                first = i;
+            }
+        }
+        StringBuilder sb = new StringBuilder();
+        String of = " (" + "%d of " + v.length + ")";
+        if (nan > 0) {
+            sb.append("NaN").append(String.format(of, nan));
+        }
+        if (pos > 0) {
+            sb.append(sb.length() > 0 ? " and " : "").append("inf").append(String.format(of, pos));
+        }
+        if (neg > 0) {
+            sb.append(sb.length() > 0 ? " and " : "").append("-inf").append(String.format(of, neg));
+        }
+        sb.append(", first at index ").append(Shape.str(unravel(first, t.shape())));
+        return sb.toString();
+    }
+
+    private static int[] unravel(int flat, int[] shape) {
+        int[] idx = new int[shape.length];
+        for (int d = shape.length - 1; d >= 0; d--) {
+            if (shape[d] > 0) {
+                idx[d] = flat % shape[d];
+                flat /= shape[d];
+            }
+        }
+        return idx;
+    }
+}

@@ -1,0 +1,24 @@
+package dev.jgrad.autograd;
+
+/** Anomaly mode found the op where a NaN or an infinity first appeared. */
+public class AnomalyException extends AutogradException {
+    private static final long serialVersionUID = 1L;
+    private final String op;
+    private final boolean forward;
+
+    AnomalyException(String op, boolean forward, String message) {
+        super(message);
+        this.op = op;
+        this.forward = forward;
+    }
+
+    /** The name of the op that produced the value. */
+    public String op() {
+        return op;
+    }
+
+    /** Whether it happened in forward (false: in backward). */
+    public boolean inForward() {
+        return forward;
+    }
+}

@@ -1,0 +1,198 @@
+package dev.jgrad.autograd;
+
+import dev.jgrad.tensor.Shape;
+import dev.jgrad.tensor.Tensor;
+import dev.jgrad.tensor.ValuesIndices;
+
+import java.util.Arrays;
+
+/** Differentiable reductions, softmax and log-softmax, each forward beside its backward rule. */
+final class ReduceOps {
+    private ReduceOps() {
+    }
+
+    /** The reduced dims, wrapped and ascending; null or empty means all, as in PyTorch. */
+    static int[] reducedDims(int[] dims, int ndim) {
+        if (dims == null || dims.length == 0) {
+            int[] all = new int[ndim];
+            for (int i = 0; i < ndim; i++) {
+                all[i] = i;
+            }
+            return all;
+        }
+        if (ndim == 0) {
+            Shape.wrapDims(dims, 0);
+            return new int[0];
+        }
+        int[] d = Shape.wrapDims(dims, ndim);
+        Arrays.sort(d);
+        return d;
+    }
+
+    /** A gradient of a reduction's output put back in the input's shape (a stride-0 view, no copy). */
+    static Tensor expandBack(Tensor g, int[] inShape, int[] dims, boolean keepdim) {
+        Tensor r = g;
+        if (!keepdim) {
+            for (int d : dims) {
+                r = r.unsqueeze(d);
+            }
+        }
+        return r.expand(inShape);
+    }
+
+    private static int count(int[] shape, int[] dims) {
+        int c = 1;
+        for (int d : dims) {
+            c *= shape[d];
+        }
+        return c;
+    }
+
+    static Variable sum(Variable x, int[] dims, boolean keepdim) {
+        int[] shape = x.data.shape();
+        int[] red = reducedDims(dims, shape.length);
+        Tensor y = x.data.sum(dims, keepdim);
+        return Op.of("sum", y, x).backward((g, n) -> new Tensor[] {expandBack(g, shape, red, keepdim)});
+    }
+
+    static Variable mean(Variable x, int[] dims, boolean keepdim) {
+        int[] shape = x.data.shape();
+        int[] red = reducedDims(dims, shape.length);
+        Tensor y = x.data.mean(dims, keepdim);
+        int c = count(shape, red);
+        return Op.of("mean", y, x).backward((g, n) -> new Tensor[] {expandBack(g.div(c), shape, red, keepdim)});
+    }
+
+    static Variable prod(Variable x, int[] dims, boolean keepdim) {
+        int[] shape = x.data.shape();
+        int[] red = reducedDims(dims, shape.length);
+        Tensor y = x.data.prod(dims, keepdim);
+        return Op.of("prod", y, x).save(x.data).backward((g, n) ->
+                new Tensor[] {expandBack(g, shape, red, keepdim).mul(productOfOthers(n.saved(0), red))});
+    }
+
+    /** For every element, the product of the other elements of its reduced group (exact where some are zero). */
+    static Tensor productOfOthers(Tensor x, int[] red) {
+        int n = x.dim();
+        int[] perm = new int[n];
+        boolean[] isRed = new boolean[n];
+        for (int d : red) {
+            isRed[d] = true;
+        }
+        int k = 0;
+        for (int i = 0; i < n; i++) {
+            if (!isRed[i]) {
+                perm[k++] = i;
+            }
+        }
+        for (int d : red) {
+            perm[k++] = d;
+        }
+        Tensor p = x.permute(perm).contiguous();
+        int groupSize = count(x.shape(), red);
+        double[] v = p.toDoubleArray();
+        double[] out = new double[v.length];
+        for (int start = 0; start + groupSize <= v.length && groupSize > 0; start += groupSize) {
+            double prefix = 1;
+            for (int i = 0; i < groupSize; i++) {
+                out[start + i] = prefix;
+                prefix *= v[start + i];
+            }
+            double suffix = 1;
+            for (int i = groupSize - 1; i >= 0; i--) {
+                out[start + i] *= suffix;
+                suffix *= v[start + i];
+            }
+        }
+        int[] inverse = new int[n];
+        for (int i = 0; i < n; i++) {
+            inverse[perm[i]] = i;
+        }
+        return Tensor.fromDoubles(out, x.dtype(), p.shape()).permute(inverse);
+    }
+
+    /** amax/amin: the gradient is split evenly among the elements that tie for the extreme, as in PyTorch. */
+    static Variable amaxAmin(Variable x, int[] dims, boolean keepdim, boolean isMax) {
+        int[] shape = x.data.shape();
+        int[] red = reducedDims(dims, shape.length);
+        Tensor y = isMax ? x.data.amax(dims, keepdim) : x.data.amin(dims, keepdim);
+        return Op.of(isMax ? "amax" : "amin", y, x).save(x.data).saveOutput().backward((g, n) -> {
+            Tensor v = n.saved(0);
+            Tensor mask = v.eq(expandBack(n.saved(1), shape, red, keepdim)).to(v.dtype());
+            Tensor ties = mask.sum(red, true);
+            return new Tensor[] {expandBack(g, shape, red, keepdim).mul(mask).div(ties)};
+        });
+    }
+
+    static Variable logsumexp(Variable x, int[] dims, boolean keepdim) {
+        int[] shape = x.data.shape();
+        int[] red = reducedDims(dims, shape.length);
+        Tensor y = x.data.logsumexp(dims, keepdim);
+        return Op.of("logsumexp", y, x).save(x.data).saveOutput().backward((g, n) -> {
+            Tensor w = n.saved(0).sub(expandBack(n.saved(1), shape, red, keepdim)).exp();
+            return new Tensor[] {expandBack(g, shape, red, keepdim).mul(w)};
+        });
+    }
+
+    static Variable var(Variable x, int[] dims, double correction, boolean keepdim) {
+        int[] shape = x.data.shape();
+        int[] red = reducedDims(dims, shape.length);
+        Tensor y = x.data.var(dims, correction, keepdim);
+        int c = count(shape, red);
+        return Op.of("var", y, x).save(x.data).backward((g, n) -> {
+            Tensor v = n.saved(0);
+            Tensor centred = v.sub(v.mean(red, true));
+            double scale = 2.0 / Math.max(0.0, c - correction);
+            return new Tensor[] {expandBack(g, shape, red, keepdim).mul(centred).mul(scale)};
+        });
+    }
+
+    static MaxResult maxMin(Variable x, int dim, boolean keepdim, boolean isMax) {
+        ValuesIndices vi = isMax ? x.data.max(dim, keepdim) : x.data.min(dim, keepdim);
+        int[] shape = x.data.shape();
+        if (shape.length == 0) {
+            Variable values = Op.of(isMax ? "max" : "min", vi.values(), x).backward((g, n) -> new Tensor[] {g});
+            return new MaxResult(values, vi.indices());
+        }
+        int d = Shape.wrapDim(dim, shape.length);
+        Tensor idx = vi.indices();
+        Variable values = Op.of(isMax ? "max" : "min", vi.values(), x).save(idx).backward((g, n) -> {
+            Tensor ix = n.saved(0);
+            Tensor gk = keepdim ? g : g.unsqueeze(d);
+            Tensor ik = keepdim ? ix : ix.unsqueeze(d);
+            return new Tensor[] {Tensor.zeros(g.dtype(), shape).scatter(d, ik, gk)};
+        });
+        return new MaxResult(values, idx);
+    }
+
+    static Variable softmax(Variable x, int dim, boolean log) {
+        Tensor y = log ? x.data.logSoftmax(dim) : x.data.softmax(dim);
+        if (x.dim() == 0) {
+            return Op.of(log ? "log_softmax" : "softmax", y, x).backward((g, n) -> new Tensor[] {Tensor.zerosLike(g)});
+        }
+        int d = Shape.wrapDim(dim, x.dim());
+        return Op.of(log ? "log_softmax" : "softmax", y, x).saveOutput().backward((g, n) -> {
+            Tensor out = n.saved(0);
+            if (log) {
+                return new Tensor[] {g.sub(out.exp().mul(g.sum(d, true)))};
+            }
+            return new Tensor[] {out.mul(g.sub(g.mul(out).sum(d, true)))};
+        });
+    }
+
+    static Variable sumTo(Variable x, int[] target) {
+        int[] shape = x.data.shape();
+        Tensor y = x.data.sumTo(target);
+        if (y == x.data) {
+            return x;
+        }
+        return Op.of("sum_to", y, x).backward((g, n) -> new Tensor[] {g.reshape(padLeft(target, shape.length)).expand(shape)});
+    }
+
+    private static int[] padLeft(int[] s, int n) {
+        int[] r = new int[n];
+        Arrays.fill(r, 1);
+        System.arraycopy(s, 0, r, n - s.length, s.length);
+        return r;
+    }
+}

@@ -1,0 +1,10 @@
+package dev.jgrad.tensor;
+
+/** An operation was given a tensor of an element type it cannot take. */
+public class DTypeException extends IllegalArgumentException {
+    private static final long serialVersionUID = 1L;
+
+    public DTypeException(String message) {
+        super(message);
+    }
+}

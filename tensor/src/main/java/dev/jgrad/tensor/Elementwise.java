@@ -1,0 +1,345 @@
+package dev.jgrad.tensor;
+
+/**
+ * Elementwise ops: unary, binary with broadcasting, where, masked fill, clamp and copies with type
+ * conversion. Broadcast operands are read through stride-0 strides; only the result is allocated.
+ * The inner loops live in {@link Kernels}, one per element type.
+ */
+final class Elementwise {
+    private Elementwise() {
+    }
+
+    /**
+     * PyTorch's result type for two operands: dimensioned tensors decide within a category, and a 0-d
+     * tensor only raises the category (an int tensor plus a 0-d float tensor is float).
+     */
+    static DType resultType(Tensor a, Tensor b) {
+        boolean za = a.shape.length == 0;
+        boolean zb = b.shape.length == 0;
+        if (za == zb) {
+            return DType.promote(a.dtype(), b.dtype());
+        }
+        DType dimensioned = za ? b.dtype() : a.dtype();
+        DType zeroDim = za ? a.dtype() : b.dtype();
+        return zeroDim.category() > dimensioned.category() ? zeroDim : dimensioned;
+    }
+
+    static Tensor binary(BinaryOp op, Tensor a, Tensor b) {
+        int[] out = Shape.broadcast(a.shape, b.shape);
+        DType ct = op.computeType(resultType(a, b));
+        DType rt = op.resultType(ct);
+        BroadcastGuard.check(op.pyName, new int[][] {a.shape, b.shape}, out, rt);
+        Tensor r = Tensor.zeros(rt, out);
+        run(op, a.to(ct), b.to(ct), r);
+        return r;
+    }
+
+    /** {@code r = op(x, y)} where x and y (of one type) broadcast to r's shape; r may be strided. */
+    static void run(BinaryOp op, Tensor x, Tensor y, Tensor r) {
+        int[] sx = Shape.broadcastStrides(x.shape, x.strides, r.shape);
+        int[] sy = Shape.broadcastStrides(y.shape, y.strides, r.shape);
+        Iter it = Iter.of(r.shape, r.strides, sx, sy);
+        int rs = it.rowStride(0);
+        int xs = it.rowStride(1);
+        int ys = it.rowStride(2);
+        int[] base = {r.offset, x.offset, y.offset};
+        DType ct = x.dtype();
+        boolean boolOut = r.dtype() == DType.BOOL && op.kind != BinaryOp.Kind.ARITHMETIC;
+        switch (ct) {
+            case FLOAT32: {
+                float[] a = x.storage.f;
+                float[] b = y.storage.f;
+                if (boolOut) {
+                    boolean[] o = r.storage.b;
+                    it.forEachRow(base, (off, n) -> Kernels.compareF(op, a, off[1], xs, b, off[2], ys, o, off[0], rs, n));
+                } else {
+                    float[] o = r.storage.f;
+                    it.forEachRow(base, (off, n) -> Kernels.binaryF(op, a, off[1], xs, b, off[2], ys, o, off[0], rs, n));
+                }
+                break;
+            }
+            case FLOAT64: {
+                double[] a = x.storage.d;
+                double[] b = y.storage.d;
+                if (boolOut) {
+                    boolean[] o = r.storage.b;
+                    it.forEachRow(base, (off, n) -> Kernels.compareD(op, a, off[1], xs, b, off[2], ys, o, off[0], rs, n));
+                } else {
+                    double[] o = r.storage.d;
+                    it.forEachRow(base, (off, n) -> Kernels.binaryD(op, a, off[1], xs, b, off[2], ys, o, off[0], rs, n));
+                }
+                break;
+            }
+            case INT64: {
+                long[] a = x.storage.l;
+                long[] b = y.storage.l;
+                if (boolOut) {
+                    boolean[] o = r.storage.b;
+                    it.forEachRow(base, (off, n) -> Kernels.compareL(op, a, off[1], xs, b, off[2], ys, o, off[0], rs, n));
+                } else {
+                    long[] o = r.storage.l;
+                    it.forEachRow(base, (off, n) -> Kernels.binaryL(op, a, off[1], xs, b, off[2], ys, o, off[0], rs, n));
+                }
+                break;
+            }
+            case BOOL: {
+                boolean[] a = x.storage.b;
+                boolean[] b = y.storage.b;
+                boolean[] o = r.storage.b;
+                it.forEachRow(base, (off, n) -> Kernels.logicalB(op, a, off[1], xs, b, off[2], ys, o, off[0], rs, n));
+                break;
+            }
+            default:
+                throw new AssertionError(ct);
+        }
+    }
+
+    static Tensor unary(UnaryOp op, Tensor x) {
+        DType in = x.dtype();
+        DType ct = op.floatOnly && !in.isFloating() ? DType.FLOAT32 : in;
+        if (op.boolResult) {
+            Tensor r = Tensor.zeros(DType.BOOL, x.shape);
+            Tensor xc = x;
+            int[] base = {r.offset, xc.offset};
+            Iter it = Iter.of(r.shape, r.strides, xc.strides);
+            int rs = it.rowStride(0);
+            int xs = it.rowStride(1);
+            Storage src = xc.storage;
+            boolean[] o = r.storage.b;
+            it.forEachRow(base, (off, n) -> {
+                for (int i = 0; i < n; i++) {
+                    o[off[0] + i * rs] = op.apply(src.getDouble(off[1] + i * xs)) != 0.0;
+                }
+            });
+            return r;
+        }
+        if (ct == DType.BOOL) {
+            ct = DType.INT64;
+        }
+        Tensor xc = x.to(ct);
+        Tensor r = Tensor.zeros(ct, x.shape);
+        runUnary(op, xc, r);
+        return r;
+    }
+
+    /** {@code r = op(x)}, x of r's type and shape; r may be strided. */
+    static void runUnary(UnaryOp op, Tensor x, Tensor r) {
+        Iter it = Iter.of(r.shape, r.strides, x.strides);
+        int rs = it.rowStride(0);
+        int xs = it.rowStride(1);
+        int[] base = {r.offset, x.offset};
+        switch (x.dtype()) {
+            case FLOAT32: {
+                float[] a = x.storage.f;
+                float[] o = r.storage.f;
+                it.forEachRow(base, (off, n) -> Kernels.unaryF(op, a, off[1], xs, o, off[0], rs, n));
+                break;
+            }
+            case FLOAT64: {
+                double[] a = x.storage.d;
+                double[] o = r.storage.d;
+                it.forEachRow(base, (off, n) -> Kernels.unaryD(op, a, off[1], xs, o, off[0], rs, n));
+                break;
+            }
+            case INT64: {
+                long[] a = x.storage.l;
+                long[] o = r.storage.l;
+                it.forEachRow(base, (off, n) -> {
+                    for (int i = 0; i < n; i++) {
+                        o[off[0] + i * rs] = (long) op.apply(a[off[1] + i * xs]);
+                    }
+                });
+                break;
+            }
+            default:
+                throw new DTypeException(op.pyName + ": not defined for " + x.dtype() + " tensors");
+        }
+    }
+
+    static Tensor clamp(Tensor x, double min, double max) {
+        Tensor r = Tensor.zeros(x.dtype(), x.shape);
+        Iter it = Iter.of(r.shape, r.strides, x.strides);
+        int xs = it.rowStride(1);
+        boolean hasMin = !Double.isNaN(min);
+        boolean hasMax = !Double.isNaN(max);
+        if (x.dtype() == DType.FLOAT32) {
+            float[] a = x.storage.f;
+            float[] o = r.storage.f;
+            float lo = hasMin ? (float) min : Float.NEGATIVE_INFINITY;
+            float hi = hasMax ? (float) max : Float.POSITIVE_INFINITY;
+            it.forEachRow(new int[] {0, x.offset}, (off, n) -> {
+                for (int i = 0; i < n; i++) {
+                    o[off[0] + i] = Math.min(Math.max(a[off[1] + i * xs], lo), hi);
+                }
+            });
+        } else {
+            double lo = hasMin ? min : Double.NEGATIVE_INFINITY;
+            double hi = hasMax ? max : Double.POSITIVE_INFINITY;
+            Storage src = x.storage;
+            Storage dst = r.storage;
+            it.forEachRow(new int[] {0, x.offset}, (off, n) -> {
+                for (int i = 0; i < n; i++) {
+                    dst.setDouble(off[0] + i, Math.min(Math.max(src.getDouble(off[1] + i * xs), lo), hi));
+                }
+            });
+        }
+        return r;
+    }
+
+    static Tensor where(Tensor cond, Tensor a, Tensor b) {
+        int[] out = Shape.broadcastShapes(cond.shape, a.shape, b.shape);
+        DType rt = resultType(a, b);
+        BroadcastGuard.check("where", new int[][] {a.shape, b.shape}, out, rt);
+        Tensor c = cond.to(DType.BOOL);
+        Tensor x = a.to(rt);
+        Tensor y = b.to(rt);
+        Tensor r = Tensor.zeros(rt, out);
+        Iter it = Iter.of(out, r.strides, Shape.broadcastStrides(c.shape, c.strides, out),
+                Shape.broadcastStrides(x.shape, x.strides, out), Shape.broadcastStrides(y.shape, y.strides, out));
+        int cs = it.rowStride(1);
+        int xs = it.rowStride(2);
+        int ys = it.rowStride(3);
+        boolean[] m = c.storage.b;
+        int[] base = {0, c.offset, x.offset, y.offset};
+        switch (rt) {
+            case FLOAT32: {
+                float[] p = x.storage.f;
+                float[] q = y.storage.f;
+                float[] o = r.storage.f;
+                it.forEachRow(base, (off, n) -> {
+                    for (int i = 0; i < n; i++) {
+                        o[off[0] + i] = m[off[1] + i * cs] ? p[off[2] + i * xs] : q[off[3] + i * ys];
+                    }
+                });
+                break;
+            }
+            case FLOAT64: {
+                double[] p = x.storage.d;
+                double[] q = y.storage.d;
+                double[] o = r.storage.d;
+                it.forEachRow(base, (off, n) -> {
+                    for (int i = 0; i < n; i++) {
+                        o[off[0] + i] = m[off[1] + i * cs] ? p[off[2] + i * xs] : q[off[3] + i * ys];
+                    }
+                });
+                break;
+            }
+            default: {
+                Storage p = x.storage;
+                Storage q = y.storage;
+                Storage o = r.storage;
+                it.forEachRow(base, (off, n) -> {
+                    for (int i = 0; i < n; i++) {
+                        o.setLong(off[0] + i, m[off[1] + i * cs] ? p.getLong(off[2] + i * xs) : q.getLong(off[3] + i * ys));
+                    }
+                });
+            }
+        }
+        return r;
+    }
+
+    static Tensor maskedFill(Tensor x, Tensor mask, double value) {
+        checkMask(mask, "masked_fill");
+        return where(mask, Tensor.scalar(value, x.dtype()), x);
+    }
+
+    static void checkMask(Tensor mask, String op) {
+        if (mask.dtype() != DType.BOOL) {
+            throw new DTypeException(op + " only supports boolean masks, but got mask with dtype " + mask.dtype());
+        }
+    }
+
+    /** Copies {@code src} (broadcast to dst's shape, converted to dst's type) into dst, which may be strided. */
+    static void copy(Tensor src, Tensor dst) {
+        int[] ss = Shape.broadcastStrides(src.shape, src.strides, dst.shape);
+        if (src.dtype() == dst.dtype() && src.isContiguous() && dst.isContiguous()
+                && java.util.Arrays.equals(src.shape, dst.shape)) {
+            System.arraycopy(src.storage.array(), src.offset, dst.storage.array(), dst.offset, dst.numel());
+            return;
+        }
+        Iter it = Iter.of(dst.shape, dst.strides, ss);
+        int ds = it.rowStride(0);
+        int xs = it.rowStride(1);
+        int[] base = {dst.offset, src.offset};
+        DType from = src.dtype();
+        DType to = dst.dtype();
+        if (from == to) {
+            switch (to) {
+                case FLOAT32: {
+                    float[] a = src.storage.f;
+                    float[] o = dst.storage.f;
+                    it.forEachRow(base, (off, n) -> {
+                        for (int i = 0; i < n; i++) {
+                            o[off[0] + i * ds] = a[off[1] + i * xs];
+                        }
+                    });
+                    return;
+                }
+                case FLOAT64: {
+                    double[] a = src.storage.d;
+                    double[] o = dst.storage.d;
+                    it.forEachRow(base, (off, n) -> {
+                        for (int i = 0; i < n; i++) {
+                            o[off[0] + i * ds] = a[off[1] + i * xs];
+                        }
+                    });
+                    return;
+                }
+                case INT64: {
+                    long[] a = src.storage.l;
+                    long[] o = dst.storage.l;
+                    it.forEachRow(base, (off, n) -> {
+                        for (int i = 0; i < n; i++) {
+                            o[off[0] + i * ds] = a[off[1] + i * xs];
+                        }
+                    });
+                    return;
+                }
+                default: {
+                    boolean[] a = src.storage.b;
+                    boolean[] o = dst.storage.b;
+                    it.forEachRow(base, (off, n) -> {
+                        for (int i = 0; i < n; i++) {
+                            o[off[0] + i * ds] = a[off[1] + i * xs];
+                        }
+                    });
+                    return;
+                }
+            }
+        }
+        Storage a = src.storage;
+        Storage o = dst.storage;
+        if (to == DType.INT64 || from == DType.INT64 && to != DType.FLOAT32 && to != DType.FLOAT64) {
+            it.forEachRow(base, (off, n) -> {
+                for (int i = 0; i < n; i++) {
+                    o.setLong(off[0] + i * ds, a.getLong(off[1] + i * xs));
+                }
+            });
+        } else {
+            it.forEachRow(base, (off, n) -> {
+                for (int i = 0; i < n; i++) {
+                    o.setDouble(off[0] + i * ds, a.getDouble(off[1] + i * xs));
+                }
+            });
+        }
+    }
+
+    static boolean allFinite(Tensor x) {
+        if (!x.dtype().isFloating()) {
+            return true;
+        }
+        Iter it = Iter.of(x.shape, x.strides);
+        int xs = it.rowStride(0);
+        boolean[] ok = {true};
+        Storage s = x.storage;
+        it.forEachRow(new int[] {x.offset}, (off, n) -> {
+            for (int i = 0; i < n && ok[0]; i++) {
+                double v = s.getDouble(off[0] + i * xs);
+                if (Double.isNaN(v) || Double.isInfinite(v)) {
+                    ok[0] = false;
+                }
+            }
+        });
+        return ok[0];
+    }
+}

@@ -1,0 +1,295 @@
+package dev.jgrad.tensor;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * {@code x[indices]} and {@code x[indices] = values}, with PyTorch's rules.
+ *
+ * <p>Basic entries (ints, slices, None, ...) are applied first as views; ints are selects, so an int
+ * beside advanced indices does not count as one ({@code x[0, :, [1,2]]} is {@code (6, 2)} for a
+ * {@code (5,6,7)} x). Advanced entries (int64 tensors, and bool masks turned into their nonzero
+ * coordinates) broadcast together to a shape B. If they index neighbouring dims, B takes their place;
+ * if a slice separates them, B goes first ({@code x[[0,1], :, [2,3]]} is {@code (2, 6)}).
+ */
+final class Indexing {
+    private Indexing() {
+    }
+
+    /** Advanced indexing resolved against a tensor: which dims, which positions, and the result layout. */
+    static final class Plan {
+        /** The view left by the basic entries; advanced dims index into it. */
+        Tensor view;
+        /** The advanced dims of {@link #view}, ascending. */
+        int[] dims;
+        /** The broadcast shape of the index tensors. */
+        int[] indexShape;
+        /** For every position of {@link #indexShape} (row-major), the offset it selects in {@link #view}'s storage. */
+        int[] bases;
+        /** Shape and strides of the dims of {@link #view} that are not indexed. */
+        int[] restShape;
+        int[] restStrides;
+        /** Where B lands in the result: index into the rest dims (0 = first). */
+        int insertAt;
+
+        int[] resultShape() {
+            int[] r = new int[indexShape.length + restShape.length];
+            int k = 0;
+            for (int i = 0; i < insertAt; i++) {
+                r[k++] = restShape[i];
+            }
+            for (int s : indexShape) {
+                r[k++] = s;
+            }
+            for (int i = insertAt; i < restShape.length; i++) {
+                r[k++] = restShape[i];
+            }
+            return r;
+        }
+
+        /** The permutation from the computation layout (B dims, then rest dims) to the result layout. */
+        int[] toResultOrder() {
+            int nb = indexShape.length;
+            int[] perm = new int[nb + restShape.length];
+            int k = 0;
+            for (int i = 0; i < insertAt; i++) {
+                perm[k++] = nb + i;
+            }
+            for (int i = 0; i < nb; i++) {
+                perm[k++] = i;
+            }
+            for (int i = insertAt; i < restShape.length; i++) {
+                perm[k++] = nb + i;
+            }
+            return perm;
+        }
+    }
+
+    static Tensor index(Tensor x, Index... indices) {
+        Plan p = plan(x, indices);
+        if (p.dims == null) {
+            return p.view;
+        }
+        int nb = p.indexShape.length;
+        int[] computeShape = new int[nb + p.restShape.length];
+        System.arraycopy(p.indexShape, 0, computeShape, 0, nb);
+        System.arraycopy(p.restShape, 0, computeShape, nb, p.restShape.length);
+        Tensor tmp = Tensor.zeros(x.dtype(), computeShape);
+        int rest = Shape.numel(p.restShape);
+        int[] restOut = Shape.contiguousStrides(p.restShape);
+        for (int b = 0; b < p.bases.length; b++) {
+            Tensor src = new Tensor(p.view.storage, p.bases[b], p.restShape, p.restStrides);
+            Tensor dst = new Tensor(tmp.storage, b * rest, p.restShape, restOut);
+            Elementwise.copy(src, dst);
+        }
+        return tmp.permute(p.toResultOrder()).contiguous();
+    }
+
+    static void indexPutInPlace(Tensor x, Index[] indices, Tensor values, boolean accumulate) {
+        Plan p = plan(x, indices);
+        if (p.dims == null) {
+            Inplace.checkGrowth(p.view.shape, values.shape);
+            if (accumulate) {
+                Elementwise.run(BinaryOp.ADD, p.view, values.to(x.dtype()), p.view);
+            } else {
+                Elementwise.copy(values, p.view);
+            }
+            return;
+        }
+        int[] resultShape = p.resultShape();
+        Tensor v = values.to(x.dtype());
+        if (!Shape.broadcastsTo(v.shape, resultShape)) {
+            throw new ShapeException("shape mismatch: value tensor of shape " + Shape.str(v.shape)
+                    + " cannot be broadcast to indexing result of shape " + Shape.str(resultShape));
+        }
+        // Values in the computation layout: B dims first, then the rest.
+        int[] perm = p.toResultOrder();
+        int[] inverse = new int[perm.length];
+        for (int i = 0; i < perm.length; i++) {
+            inverse[perm[i]] = i;
+        }
+        Tensor vc = v.expand(resultShape).permute(inverse);
+        int nb = p.indexShape.length;
+        int[] bStrides = Shape.contiguousStrides(p.indexShape);
+        for (int b = 0; b < p.bases.length; b++) {
+            Tensor src = vc;
+            int rem = b;
+            for (int d = 0; d < nb; d++) {
+                int i = rem / bStrides[d];
+                rem %= bStrides[d];
+                src = src.select(0, i);
+            }
+            Tensor dst = new Tensor(p.view.storage, p.bases[b], p.restShape, p.restStrides);
+            if (accumulate) {
+                Elementwise.run(BinaryOp.ADD, dst, src, dst);
+            } else {
+                Elementwise.copy(src, dst);
+            }
+        }
+    }
+
+    static Plan plan(Tensor x, Index[] indices) {
+        int consumed = 0;
+        int ellipses = 0;
+        for (Index ix : indices) {
+            switch (ix.kind) {
+                case INT:
+                case SLICE:
+                    consumed++;
+                    break;
+                case TENSOR:
+                    consumed += ix.tensor.dtype() == DType.BOOL ? Math.max(ix.tensor.dim(), 1) : 1;
+                    break;
+                case ELLIPSIS:
+                    ellipses++;
+                    break;
+                default:
+                    break;
+            }
+        }
+        if (ellipses > 1) {
+            throw new TensorIndexException("an index can only have a single ellipsis ('...')");
+        }
+        if (consumed > x.dim()) {
+            throw new TensorIndexException("too many indices for tensor of dimension " + x.dim()
+                    + " (got " + consumed + " indexing entries for shape " + Shape.str(x.shape) + ")");
+        }
+        Tensor cur = x;
+        int d = 0;
+        List<Integer> dims = new ArrayList<>();
+        List<Tensor> idx = new ArrayList<>();
+        for (Index ix : indices) {
+            switch (ix.kind) {
+                case INT:
+                    cur = Views.select(cur, d, checkedPosition(ix.at, cur.shape[d], d));
+                    break;
+                case SLICE: {
+                    int size = cur.shape[d];
+                    int start = ix.start == null ? 0 : ix.start;
+                    int stop = ix.stop == null ? size : ix.stop;
+                    cur = Views.slice(cur, d, start, stop, ix.step);
+                    d++;
+                    break;
+                }
+                case NONE:
+                    cur = Views.unsqueeze(cur, d);
+                    d++;
+                    break;
+                case ELLIPSIS:
+                    d += x.dim() - consumed;
+                    break;
+                default: {
+                    Tensor t = ix.tensor;
+                    if (t.dtype() == DType.BOOL) {
+                        if (t.dim() == 0) {
+                            cur = Views.unsqueeze(cur, d);
+                            dims.add(d);
+                            idx.add(t.item() != 0 ? Tensor.zeros(DType.INT64, 1) : Tensor.zeros(DType.INT64, 0));
+                            d++;
+                            break;
+                        }
+                        for (int k = 0; k < t.dim(); k++) {
+                            if (t.shape[k] != cur.shape[d + k]) {
+                                throw new TensorIndexException("The shape of the mask " + Shape.str(t.shape) + " at index " + k
+                                        + " does not match the shape of the indexed tensor " + Shape.str(cur.shape) + " at index " + (d + k));
+                            }
+                        }
+                        Tensor nz = nonzero(t);
+                        for (int k = 0; k < t.dim(); k++) {
+                            dims.add(d + k);
+                            idx.add(nz.select(1, k));
+                        }
+                        d += t.dim();
+                    } else {
+                        dims.add(d);
+                        idx.add(t);
+                        d++;
+                    }
+                }
+            }
+        }
+        Plan p = new Plan();
+        p.view = cur;
+        if (dims.isEmpty()) {
+            return p;
+        }
+        int k = dims.size();
+        p.dims = new int[k];
+        int[][] shapes = new int[k][];
+        for (int i = 0; i < k; i++) {
+            p.dims[i] = dims.get(i);
+            shapes[i] = idx.get(i).shape;
+        }
+        try {
+            p.indexShape = Shape.broadcastShapes(shapes);
+        } catch (ShapeException e) {
+            StringBuilder sb = new StringBuilder("shape mismatch: indexing tensors could not be broadcast together with shapes");
+            for (int[] s : shapes) {
+                sb.append(' ').append(Shape.str(s));
+            }
+            throw new TensorIndexException(sb.toString());
+        }
+        int count = Shape.numel(p.indexShape);
+        p.bases = new int[count];
+        java.util.Arrays.fill(p.bases, cur.offset);
+        for (int i = 0; i < k; i++) {
+            int dim = p.dims[i];
+            int size = cur.shape[dim];
+            int stride = cur.strides[dim];
+            long[] pos = idx.get(i).expand(p.indexShape).contiguous().toLongArray();
+            for (int b = 0; b < count; b++) {
+                p.bases[b] += checkedPosition(pos[b], size, dim) * stride;
+            }
+        }
+        boolean adjacent = true;
+        for (int i = 1; i < k; i++) {
+            adjacent &= p.dims[i] == p.dims[i - 1] + 1;
+        }
+        int nr = cur.dim() - k;
+        p.restShape = new int[nr];
+        p.restStrides = new int[nr];
+        for (int i = 0, j = 0; i < cur.dim(); i++) {
+            if (!dims.contains(i)) {
+                p.restShape[j] = cur.shape[i];
+                p.restStrides[j] = cur.strides[i];
+                j++;
+            }
+        }
+        p.insertAt = adjacent ? p.dims[0] : 0;
+        return p;
+    }
+
+    private static int checkedPosition(long i, int size, int dim) {
+        long r = i < 0 ? i + size : i;
+        if (r < 0 || r >= size) {
+            throw TensorIndexException.outOfBounds(i, dim, size);
+        }
+        return (int) r;
+    }
+
+    static Tensor nonzero(Tensor x) {
+        int n = x.dim();
+        int total = x.numel();
+        int[] strides = Shape.contiguousStrides(x.shape);
+        Tensor xc = x.contiguous();
+        List<int[]> found = new ArrayList<>();
+        for (int i = 0; i < total; i++) {
+            if (xc.storage.getDouble(xc.offset + i) != 0.0) {
+                int[] coord = new int[n];
+                int rem = i;
+                for (int d = 0; d < n; d++) {
+                    coord[d] = strides[d] == 0 ? 0 : rem / strides[d];
+                    rem = strides[d] == 0 ? rem : rem % strides[d];
+                }
+                found.add(coord);
+            }
+        }
+        long[] data = new long[found.size() * n];
+        for (int r = 0; r < found.size(); r++) {
+            for (int d = 0; d < n; d++) {
+                data[r * n + d] = found.get(r)[d];
+            }
+        }
+        return Tensor.of(data, found.size(), n);
+    }
+}

@@ -1,0 +1,123 @@
+package dev.jgrad.tensor;
+
+/**
+ * Walks an n-d index space shared by several operands, each with its own strides (0 where it is
+ * broadcast), one contiguous-in-index "row" at a time. Dimensions of size 1 are dropped and
+ * neighbouring dimensions that every operand lays out contiguously are merged first, so a
+ * contiguous tensor is a single row and a kernel runs one tight loop over it.
+ *
+ * <p>Kernels receive the start offset of each operand for the row and the row length; the stride of
+ * operand {@code k} along the row is {@link #rowStride(int)}.
+ */
+final class Iter {
+    /** Called once per row; {@code off[k]} is operand k's offset of the row's first element. */
+    interface Row {
+        void run(int[] off, int n);
+    }
+
+    private final int[] shape;
+    private final int[][] strides;
+    private final int numel;
+
+    private Iter(int[] shape, int[][] strides, int numel) {
+        this.shape = shape;
+        this.strides = strides;
+        this.numel = numel;
+    }
+
+    /** An iteration over {@code shape}; {@code strides[k]} is operand k's strides for that shape. */
+    static Iter of(int[] shape, int[]... strides) {
+        int numel = Shape.numel(shape);
+        int k = strides.length;
+        // Keep only dims of size > 1, outermost first.
+        int nd = 0;
+        int[] s = new int[Math.max(shape.length, 1)];
+        int[][] st = new int[k][Math.max(shape.length, 1)];
+        for (int i = 0; i < shape.length; i++) {
+            if (shape[i] == 1) {
+                continue;
+            }
+            s[nd] = shape[i];
+            for (int o = 0; o < k; o++) {
+                st[o][nd] = strides[o][i];
+            }
+            nd++;
+        }
+        if (nd == 0) {
+            s[0] = numel == 0 ? 0 : 1;
+            nd = 1;
+        }
+        // Merge dim i into i+1 where every operand steps over i exactly as over a run of i+1.
+        int w = 0;
+        for (int i = 1; i < nd; i++) {
+            boolean merge = true;
+            for (int o = 0; o < k && merge; o++) {
+                merge = st[o][w] == st[o][i] * s[i];
+            }
+            if (merge) {
+                s[w] *= s[i];
+                for (int o = 0; o < k; o++) {
+                    st[o][w] = st[o][i];
+                }
+            } else {
+                w++;
+                s[w] = s[i];
+                for (int o = 0; o < k; o++) {
+                    st[o][w] = st[o][i];
+                }
+            }
+        }
+        nd = w + 1;
+        int[] fs = java.util.Arrays.copyOf(s, nd);
+        int[][] fst = new int[k][];
+        for (int o = 0; o < k; o++) {
+            fst[o] = java.util.Arrays.copyOf(st[o], nd);
+        }
+        return new Iter(fs, fst, numel);
+    }
+
+    int rowLength() {
+        return shape[shape.length - 1];
+    }
+
+    int rowStride(int operand) {
+        return strides[operand][shape.length - 1];
+    }
+
+    int numel() {
+        return numel;
+    }
+
+    /** Runs {@code row} over every row, starting from the operands' base offsets. */
+    void forEachRow(int[] base, Row row) {
+        if (numel == 0) {
+            return;
+        }
+        int nd = shape.length;
+        int k = base.length;
+        int inner = shape[nd - 1];
+        int[] off = base.clone();
+        if (nd == 1) {
+            row.run(off, inner);
+            return;
+        }
+        int[] idx = new int[nd - 1];
+        int rows = numel / inner;
+        for (int r = 0; r < rows; r++) {
+            row.run(off, inner);
+            for (int d = nd - 2; d >= 0; d--) {
+                idx[d]++;
+                if (idx[d] < shape[d]) {
+                    for (int o = 0; o < k; o++) {
+                        off[o] += strides[o][d];
+                    }
+                    break;
+                }
+                idx[d] = 0;
+                for (int o = 0; o < k; o++) {
+                    off[o] -= strides[o][d] * (shape[d] - 1);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,125 @@
+package dev.jgrad.tensor;
+
+/** matmul with PyTorch's rules for 1-d and batched operands, and linear. The inner products run in {@link Gemm}. */
+final class Linalg {
+    private Linalg() {
+    }
+
+    static Tensor matmul(Tensor a, Tensor b) {
+        if (a.dtype() != b.dtype()) {
+            throw new DTypeException("expected m1 and m2 to have the same dtype, but got: " + a.dtype() + " != " + b.dtype());
+        }
+        if (!a.dtype().isFloating()) {
+            throw new DTypeException("matmul: only float32 and float64 are supported, got " + a.dtype());
+        }
+        int da = a.dim();
+        int db = b.dim();
+        if (da == 0 || db == 0) {
+            throw new ShapeException("both arguments to matmul need to be at least 1D, but they are " + da + "D and " + db + "D");
+        }
+        if (da == 1 && db == 1) {
+            if (a.shape[0] != b.shape[0]) {
+                throw new ShapeException("inconsistent tensor size, expected tensor [" + a.shape[0] + "] and src [" + b.shape[0]
+                        + "] to have the same number of elements, but got " + a.shape[0] + " and " + b.shape[0] + " elements respectively");
+            }
+            return product(a.unsqueeze(0), b.unsqueeze(1), a, b).reshape();
+        }
+        Tensor a2 = da == 1 ? a.unsqueeze(0) : a;
+        Tensor b2 = db == 1 ? b.unsqueeze(1) : b;
+        Tensor out = product(a2, b2, a, b);
+        if (da == 1) {
+            out = out.squeeze(-2);
+        }
+        if (db == 1) {
+            out = out.squeeze(-1);
+        }
+        return out;
+    }
+
+    /** The batched product of a2 (..., n, k) and b2 (..., k, p); a and b are the user's operands, for messages. */
+    private static Tensor product(Tensor a2, Tensor b2, Tensor a, Tensor b) {
+        int n = a2.shape[a2.dim() - 2];
+        int k = a2.shape[a2.dim() - 1];
+        int k2 = b2.shape[b2.dim() - 2];
+        int p = b2.shape[b2.dim() - 1];
+        if (k != k2) {
+            throw new ShapeException("mat1 and mat2 shapes cannot be multiplied (" + n + "x" + k + " and " + k2 + "x" + p + ")\n"
+                    + "  matmul of " + Shape.str(a.shape) + " and " + Shape.str(b.shape) + ": the last dim of the first ("
+                    + k + ") must equal the " + (b.dim() == 1 ? "only" : "second-to-last") + " dim of the second (" + k2 + ")");
+        }
+        int[] ba = java.util.Arrays.copyOf(a2.shape, a2.dim() - 2);
+        int[] bb = java.util.Arrays.copyOf(b2.shape, b2.dim() - 2);
+        int[] batch;
+        try {
+            batch = Shape.broadcast(ba, bb);
+        } catch (ShapeException e) {
+            throw new ShapeException("matmul: the batch dims of " + Shape.str(a.shape) + " and " + Shape.str(b.shape)
+                    + " do not broadcast\n" + e.getMessage());
+        }
+        int nb = batch.length;
+        int[] aShape = java.util.Arrays.copyOf(batch, nb + 2);
+        aShape[nb] = n;
+        aShape[nb + 1] = k;
+        int[] bShape = java.util.Arrays.copyOf(batch, nb + 2);
+        bShape[nb] = k;
+        bShape[nb + 1] = p;
+        int[] outShape = java.util.Arrays.copyOf(batch, nb + 2);
+        outShape[nb] = n;
+        outShape[nb + 1] = p;
+        Tensor A = a2.expand(aShape);
+        Tensor B = b2.expand(bShape);
+        Tensor out = Tensor.zeros(a.dtype(), outShape);
+        if (out.numel() == 0 || k == 0) {
+            return out;
+        }
+        int ars = A.strides[nb];
+        int acs = A.strides[nb + 1];
+        int brs = B.strides[nb];
+        int bcs = B.strides[nb + 1];
+        int outBatch = n * p;
+        int[] aBatch = java.util.Arrays.copyOf(A.strides, nb);
+        int[] bBatch = java.util.Arrays.copyOf(B.strides, nb);
+        int[] batchStrides = Shape.contiguousStrides(batch);
+        for (int i = 0; i < nb; i++) {
+            batchStrides[i] *= outBatch;
+        }
+        Iter it = Iter.of(batch, batchStrides, aBatch, bBatch);
+        int os = it.rowStride(0);
+        int as = it.rowStride(1);
+        int bs = it.rowStride(2);
+        it.forEachRow(new int[] {0, A.offset, B.offset}, (off, m) -> {
+            for (int i = 0; i < m; i++) {
+                if (out.dtype() == DType.FLOAT32) {
+                    Gemm.sgemm(n, k, p, A.storage.f, off[1] + i * as, ars, acs, B.storage.f, off[2] + i * bs, brs, bcs,
+                            out.storage.f, off[0] + i * os, p);
+                } else {
+                    Gemm.dgemm(n, k, p, A.storage.d, off[1] + i * as, ars, acs, B.storage.d, off[2] + i * bs, brs, bcs,
+                            out.storage.d, off[0] + i * os, p);
+                }
+            }
+        });
+        return out;
+    }
+
+    static Tensor linear(Tensor x, Tensor w, Tensor b) {
+        if (w.dim() != 2 && w.dim() != 1) {
+            throw new ShapeException("linear: weight must be 2-d (out_features, in_features), got shape " + Shape.str(w.shape));
+        }
+        int in = w.shape[w.dim() - 1];
+        if (x.dim() == 0 || x.shape[x.dim() - 1] != in) {
+            throw new ShapeException("linear: input shape " + Shape.str(x.shape) + " does not end in in_features = " + in
+                    + " of weight " + Shape.str(w.shape) + "\n"
+                    + "mat1 and mat2 shapes cannot be multiplied (" + (x.dim() == 0 ? 1 : x.numel() / Math.max(1, x.shape[x.dim() - 1]))
+                    + "x" + (x.dim() == 0 ? 1 : x.shape[x.dim() - 1]) + " and " + in + "x" + (w.dim() == 2 ? w.shape[0] : 1) + ")");
+        }
+        Tensor y = matmul(x, w.t());
+        if (b != null) {
+            int out = w.dim() == 2 ? w.shape[0] : 1;
+            if (b.numel() != out && b.dim() != 0) {
+                throw new ShapeException("linear: bias shape " + Shape.str(b.shape) + " does not match out_features = " + out);
+            }
+            y = y.add(b);
+        }
+        return y;
+    }
+}

@@ -1,0 +1,530 @@
+package dev.jgrad.tensor;
+
+import java.util.Arrays;
+
+/**
+ * Reductions over a dim, a list of dims or all of them, with {@code keepdim}; max/min with indices;
+ * softmax and log-softmax. Floating reductions accumulate in double precision.
+ *
+ * <p>Each reduction splits the input's dims into kept and reduced ones. The kept dims are walked with
+ * {@link Iter}; the reduced ones form a sub-layout that is either one strided run (the common case:
+ * reducing the last dims of a contiguous tensor) or a table of offsets.
+ */
+final class Reduce {
+    enum Op {
+        SUM("sum"), MEAN("mean"), PROD("prod"), AMAX("amax"), AMIN("amin"), LOGSUMEXP("logsumexp");
+
+        final String pyName;
+
+        Op(String pyName) {
+            this.pyName = pyName;
+        }
+    }
+
+    private Reduce() {
+    }
+
+    /** Which dims a reduction removes; null or empty means all, as in PyTorch. */
+    static boolean[] reducedMask(int[] dims, int ndim) {
+        boolean[] red = new boolean[ndim];
+        if (dims == null || dims.length == 0) {
+            Arrays.fill(red, true);
+            return red;
+        }
+        for (int d : Shape.wrapDims(dims, ndim)) {
+            if (ndim > 0) {
+                red[d] = true;
+            }
+        }
+        return red;
+    }
+
+    /** The shape a reduction leaves. */
+    static int[] reducedShape(int[] shape, boolean[] red, boolean keepdim) {
+        int n = 0;
+        for (int i = 0; i < shape.length; i++) {
+            n += !red[i] || keepdim ? 1 : 0;
+        }
+        int[] out = new int[n];
+        for (int i = 0, j = 0; i < shape.length; i++) {
+            if (!red[i]) {
+                out[j++] = shape[i];
+            } else if (keepdim) {
+                out[j++] = 1;
+            }
+        }
+        return out;
+    }
+
+    /**
+     * The layout of one reduction: the kept sub-layout to walk and the reduced sub-layout to fold,
+     * as a single run (start 0, {@link #runStride}, {@link #count}) or a table of {@link #offsets}.
+     */
+    static final class Plan {
+        final int[] keptShape;
+        final int[] keptStrides;
+        final int count;
+        final int runStride;
+        final int[] offsets;
+
+        Plan(Tensor x, boolean[] red) {
+            int nk = 0;
+            for (boolean r : red) {
+                nk += r ? 0 : 1;
+            }
+            keptShape = new int[nk];
+            keptStrides = new int[nk];
+            int[] rShape = new int[red.length - nk];
+            int[] rStrides = new int[red.length - nk];
+            for (int i = 0, k = 0, r = 0; i < red.length; i++) {
+                if (red[i]) {
+                    rShape[r] = x.shape[i];
+                    rStrides[r++] = x.strides[i];
+                } else {
+                    keptShape[k] = x.shape[i];
+                    keptStrides[k++] = x.strides[i];
+                }
+            }
+            Iter it = Iter.of(rShape, rStrides);
+            count = it.numel();
+            if (count == 0 || it.rowLength() == count) {
+                runStride = count == 0 ? 0 : it.rowStride(0);
+                offsets = null;
+            } else {
+                runStride = 0;
+                offsets = new int[count];
+                int[] pos = {0};
+                int s = it.rowStride(0);
+                it.forEachRow(new int[] {0}, (off, n) -> {
+                    for (int i = 0; i < n; i++) {
+                        offsets[pos[0]++] = off[0] + i * s;
+                    }
+                });
+            }
+        }
+
+        /** Copies the reduced elements that start at {@code base} into {@code buf}. */
+        void gather(Storage s, int base, double[] buf) {
+            if (offsets == null) {
+                if (s.dtype == DType.FLOAT32) {
+                    float[] f = s.f;
+                    for (int i = 0; i < count; i++) {
+                        buf[i] = f[base + i * runStride];
+                    }
+                } else {
+                    for (int i = 0; i < count; i++) {
+                        buf[i] = s.getDouble(base + i * runStride);
+                    }
+                }
+            } else {
+                for (int i = 0; i < count; i++) {
+                    buf[i] = s.getDouble(base + offsets[i]);
+                }
+            }
+        }
+    }
+
+    static Tensor reduce(Op op, Tensor x, int[] dims, boolean keepdim) {
+        int n = x.shape.length;
+        boolean[] red = reducedMask(dims, n);
+        if (op == Op.AMAX || op == Op.AMIN) {
+            checkNonEmpty(op.pyName, x, dims, red);
+        }
+        DType in = x.dtype();
+        DType outType;
+        switch (op) {
+            case SUM:
+            case PROD:
+                outType = in.isFloating() ? in : DType.INT64;
+                break;
+            case MEAN:
+                if (!in.isFloating()) {
+                    throw new DTypeException("mean(): could not infer output dtype. Input dtype must be either a floating point"
+                            + " or complex dtype. Got: " + in + " (convert with .to(DType.FLOAT32) first)");
+                }
+                outType = in;
+                break;
+            case LOGSUMEXP:
+                outType = in.isFloating() ? in : DType.FLOAT32;
+                break;
+            default:
+                outType = in == DType.BOOL ? DType.BOOL : in;
+        }
+        Plan plan = new Plan(x, red);
+        Tensor r = Tensor.zeros(outType, plan.keptShape);
+        Storage src = x.storage;
+        Storage dst = r.storage;
+        double[] buf = new double[plan.count];
+        Iter it = Iter.of(plan.keptShape, r.strides, plan.keptStrides);
+        int rs = it.rowStride(0);
+        int xs = it.rowStride(1);
+        boolean fastFloat = in == DType.FLOAT32 && plan.offsets == null;
+        boolean exactLong = (op == Op.SUM || op == Op.PROD) && !in.isFloating();
+        it.forEachRow(new int[] {0, x.offset}, (off, len) -> {
+            for (int i = 0; i < len; i++) {
+                int base = off[1] + i * xs;
+                int o = off[0] + i * rs;
+                if (exactLong) {
+                    dst.setLong(o, reduceLong(op, src, base, plan));
+                } else if (fastFloat) {
+                    dst.setDouble(o, reduceFloatRun(op, src.f, base, plan.runStride, plan.count));
+                } else {
+                    plan.gather(src, base, buf);
+                    dst.setDouble(o, reduceDoubles(op, buf, plan.count));
+                }
+            }
+        });
+        return keepdim ? r.view(reducedShape(x.shape, red, true)) : r;
+    }
+
+    private static void checkNonEmpty(String name, Tensor x, int[] dims, boolean[] red) {
+        if (x.numel() != 0) {
+            return;
+        }
+        if (dims == null || dims.length == 0) {
+            throw new ShapeException(name + "(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim with the 'dim' argument.");
+        }
+        for (int i = 0; i < red.length; i++) {
+            if (red[i] && x.shape[i] == 0) {
+                throw new ShapeException(name + "(): Expected reduction dim " + i + " to have non-zero size.");
+            }
+        }
+    }
+
+    private static long reduceLong(Op op, Storage s, int base, Plan plan) {
+        long acc = op == Op.PROD ? 1 : 0;
+        for (int i = 0; i < plan.count; i++) {
+            long v = s.getLong(base + (plan.offsets == null ? i * plan.runStride : plan.offsets[i]));
+            acc = op == Op.PROD ? acc * v : acc + v;
+        }
+        return acc;
+    }
+
+    /** A reduction over {@code n} floats at {@code a[off + i * stride]}. */
+    static double reduceFloatRun(Op op, float[] a, int off, int stride, int n) {
+        switch (op) {
+            case SUM:
+                return sumFloats(a, off, stride, n);
+            case MEAN:
+                return sumFloats(a, off, stride, n) / n;
+            case PROD: {
+                double p = 1;
+                for (int i = 0; i < n; i++) {
+                    p *= a[off + i * stride];
+                }
+                return p;
+            }
+            case AMAX: {
+                double m = Double.NEGATIVE_INFINITY;
+                for (int i = 0; i < n; i++) {
+                    float v = a[off + i * stride];
+                    if (v != v) {
+                        return Double.NaN;
+                    }
+                    m = Math.max(m, v);
+                }
+                return m;
+            }
+            case AMIN: {
+                double m = Double.POSITIVE_INFINITY;
+                for (int i = 0; i < n; i++) {
+                    float v = a[off + i * stride];
+                    if (v != v) {
+                        return Double.NaN;
+                    }
+                    m = Math.min(m, v);
+                }
+                return m;
+            }
+            default: {
+                double m = Double.NEGATIVE_INFINITY;
+                for (int i = 0; i < n; i++) {
+                    m = Math.max(m, a[off + i * stride]);
+                }
+                double shift = Double.isInfinite(m) ? 0 : m;
+                double s = 0;
+                for (int i = 0; i < n; i++) {
+                    s += Math.exp(a[off + i * stride] - shift);
+                }
+                return Math.log(s) + shift;
+            }
+        }
+    }
+
+    /** Sum with four accumulators: C2 will not reorder a single floating sum, so this runs four adds at a time. */
+    static double sumFloats(float[] a, int off, int stride, int n) {
+        double s0 = 0;
+        double s1 = 0;
+        double s2 = 0;
+        double s3 = 0;
+        int i = 0;
+        if (stride == 1) {
+            for (; i + 3 < n; i += 4) {
+                s0 += a[off + i];
+                s1 += a[off + i + 1];
+                s2 += a[off + i + 2];
+                s3 += a[off + i + 3];
+            }
+        }
+        for (; i < n; i++) {
+            s0 += a[off + i * stride];
+        }
+        return (s0 + s1) + (s2 + s3);
+    }
+
+    static double reduceDoubles(Op op, double[] v, int n) {
+        switch (op) {
+            case SUM:
+                return sumDoubles(v, n);
+            case MEAN:
+                return sumDoubles(v, n) / n;
+            case PROD: {
+                double p = 1;
+                for (int i = 0; i < n; i++) {
+                    p *= v[i];
+                }
+                return p;
+            }
+            case AMAX: {
+                double m = Double.NEGATIVE_INFINITY;
+                for (int i = 0; i < n; i++) {
+                    if (Double.isNaN(v[i])) {
+                        return Double.NaN;
+                    }
+                    m = Math.max(m, v[i]);
+                }
+                return m;
+            }
+            case AMIN: {
+                double m = Double.POSITIVE_INFINITY;
+                for (int i = 0; i < n; i++) {
+                    if (Double.isNaN(v[i])) {
+                        return Double.NaN;
+                    }
+                    m = Math.min(m, v[i]);
+                }
+                return m;
+            }
+            default: {
+                double m = Double.NEGATIVE_INFINITY;
+                for (int i = 0; i < n; i++) {
+                    m = Math.max(m, v[i]);
+                }
+                double shift = Double.isInfinite(m) ? 0 : m;
+                double s = 0;
+                for (int i = 0; i < n; i++) {
+                    s += Math.exp(v[i] - shift);
+                }
+                return Math.log(s) + shift;
+            }
+        }
+    }
+
+    /** Pairwise summation: float64 sums stay within a few ulps of PyTorch's cascade sums. */
+    static double sumDoubles(double[] v, int n) {
+        return pairwise(v, 0, n);
+    }
+
+    private static double pairwise(double[] v, int from, int n) {
+        if (n <= 16) {
+            double s = 0;
+            for (int i = 0; i < n; i++) {
+                s += v[from + i];
+            }
+            return s;
+        }
+        int h = n / 2;
+        return pairwise(v, from, h) + pairwise(v, from + h, n - h);
+    }
+
+    static Tensor var(Tensor x, int[] dims, double correction, boolean keepdim) {
+        if (!x.dtype().isFloating()) {
+            throw new DTypeException("var(): input dtype should be floating point, got " + x.dtype());
+        }
+        boolean[] red = reducedMask(dims, x.shape.length);
+        Plan plan = new Plan(x, red);
+        Tensor r = Tensor.zeros(x.dtype(), plan.keptShape);
+        double[] buf = new double[plan.count];
+        double denom = Math.max(0.0, plan.count - correction);
+        Iter it = Iter.of(plan.keptShape, r.strides, plan.keptStrides);
+        int rs = it.rowStride(0);
+        int xs = it.rowStride(1);
+        it.forEachRow(new int[] {0, x.offset}, (off, len) -> {
+            for (int i = 0; i < len; i++) {
+                plan.gather(x.storage, off[1] + i * xs, buf);
+                double mean = sumDoubles(buf, plan.count) / plan.count;
+                for (int k = 0; k < plan.count; k++) {
+                    double dv = buf[k] - mean;
+                    buf[k] = dv * dv;
+                }
+                r.storage.setDouble(off[0] + i * rs, sumDoubles(buf, plan.count) / denom);
+            }
+        });
+        return keepdim ? r.view(reducedShape(x.shape, red, true)) : r;
+    }
+
+    static ValuesIndices maxMin(Tensor x, int dim, boolean keepdim, boolean isMax) {
+        String name = isMax ? "max" : "min";
+        int n = x.shape.length;
+        int d = Shape.wrapDim(dim, n);
+        if (n == 0) {
+            return new ValuesIndices(x.clone(), Tensor.zeros(DType.INT64));
+        }
+        if (x.shape[d] == 0) {
+            throw new ShapeException(name + "(): Expected reduction dim " + d + " to have non-zero size.");
+        }
+        boolean[] red = new boolean[n];
+        red[d] = true;
+        Plan plan = new Plan(x, red);
+        Tensor values = Tensor.zeros(x.dtype(), plan.keptShape);
+        Tensor indices = Tensor.zeros(DType.INT64, plan.keptShape);
+        Iter it = Iter.of(plan.keptShape, values.strides, plan.keptStrides);
+        int rs = it.rowStride(0);
+        int xs = it.rowStride(1);
+        Storage s = x.storage;
+        int step = x.strides[d];
+        int len = x.shape[d];
+        it.forEachRow(new int[] {0, x.offset}, (off, m) -> {
+            for (int i = 0; i < m; i++) {
+                int base = off[1] + i * xs;
+                double best = s.getDouble(base);
+                int bestIdx = 0;
+                for (int k = 1; k < len && !Double.isNaN(best); k++) {
+                    double v = s.getDouble(base + k * step);
+                    if (Double.isNaN(v) || (isMax ? v > best : v < best)) {
+                        best = v;
+                        bestIdx = k;
+                    }
+                }
+                values.storage.setDouble(off[0] + i * rs, best);
+                indices.storage.l[off[0] + i * rs] = bestIdx;
+            }
+        });
+        if (keepdim) {
+            int[] ks = reducedShape(x.shape, red, true);
+            return new ValuesIndices(values.view(ks), indices.view(ks));
+        }
+        return new ValuesIndices(values, indices);
+    }
+
+    static Tensor softmax(Tensor x, int dim, boolean log) {
+        if (!x.dtype().isFloating()) {
+            throw new DTypeException((log ? "log_softmax" : "softmax") + "(): expected a floating point tensor, got " + x.dtype());
+        }
+        int n = x.shape.length;
+        if (n == 0) {
+            Shape.wrapDim(dim, 0);
+            return Tensor.scalar(log ? 0.0 : 1.0, x.dtype());
+        }
+        int d = Shape.wrapDim(dim, n);
+        Tensor r = Tensor.zeros(x.dtype(), x.shape);
+        int[] keptShape = x.shape.clone();
+        keptShape[d] = 1;
+        Iter it = Iter.of(keptShape, r.strides, x.strides);
+        int rs = it.rowStride(0);
+        int xs = it.rowStride(1);
+        int len = x.shape[d];
+        int xStep = x.strides[d];
+        int rStep = r.strides[d];
+        if (x.dtype() == DType.FLOAT32) {
+            float[] a = x.storage.f;
+            float[] o = r.storage.f;
+            it.forEachRow(new int[] {0, x.offset}, (off, m) -> {
+                for (int i = 0; i < m; i++) {
+                    softmaxRowF(a, off[1] + i * xs, xStep, o, off[0] + i * rs, rStep, len, log);
+                }
+            });
+        } else {
+            double[] a = x.storage.d;
+            double[] o = r.storage.d;
+            it.forEachRow(new int[] {0, x.offset}, (off, m) -> {
+                for (int i = 0; i < m; i++) {
+                    softmaxRowD(a, off[1] + i * xs, xStep, o, off[0] + i * rs, rStep, len, log);
+                }
+            });
+        }
+        return r;
+    }
+
+    static void softmaxRowF(float[] a, int ao, int as, float[] o, int oo, int os, int n, boolean log) {
+        double m = Double.NEGATIVE_INFINITY;
+        for (int k = 0; k < n; k++) {
+            m = Math.max(m, a[ao + k * as]);
+        }
+        double sum = 0;
+        for (int k = 0; k < n; k++) {
+            sum += Math.exp(a[ao + k * as] - m);
+        }
+        if (log) {
+            double lse = m + Math.log(sum);
+            for (int k = 0; k < n; k++) {
+                o[oo + k * os] = (float) (a[ao + k * as] - lse);
+            }
+        } else {
+            double inv = 1.0 / sum;
+            for (int k = 0; k < n; k++) {
+                o[oo + k * os] = (float) (Math.exp(a[ao + k * as] - m) * inv);
+            }
+        }
+    }
+
+    static void softmaxRowD(double[] a, int ao, int as, double[] o, int oo, int os, int n, boolean log) {
+        double m = Double.NEGATIVE_INFINITY;
+        for (int k = 0; k < n; k++) {
+            m = Math.max(m, a[ao + k * as]);
+        }
+        double sum = 0;
+        for (int k = 0; k < n; k++) {
+            sum += Math.exp(a[ao + k * as] - m);
+        }
+        if (log) {
+            double lse = m + Math.log(sum);
+            for (int k = 0; k < n; k++) {
+                o[oo + k * os] = a[ao + k * as] - lse;
+            }
+        } else {
+            for (int k = 0; k < n; k++) {
+                o[oo + k * os] = Math.exp(a[ao + k * as] - m) / sum;
+            }
+        }
+    }
+
+    static Tensor sumTo(Tensor x, int[] target) {
+        if (Arrays.equals(x.shape, target)) {
+            return x;
+        }
+        if (!Shape.broadcastsTo(target, x.shape)) {
+            throw new ShapeException("sumTo: shape " + Shape.str(x.shape) + " is not a broadcast of " + Shape.str(target) + "\n"
+                    + Shape.aligned(new String[] {"tensor", "target"}, new int[][] {x.shape, target}, -1));
+        }
+        int lead = x.shape.length - target.length;
+        int count = 0;
+        int[] dims = new int[x.shape.length];
+        for (int i = 0; i < x.shape.length; i++) {
+            if (i < lead || (target[i - lead] == 1 && x.shape[i] != 1)) {
+                dims[count++] = i;
+            }
+        }
+        if (count == 0) {
+            return x.reshape(target);
+        }
+        Tensor s = reduce(Op.SUM, x, Arrays.copyOf(dims, count), true);
+        return s.reshape(target);
+    }
+
+    static boolean any(Tensor x) {
+        Iter it = Iter.of(x.shape, x.strides);
+        int xs = it.rowStride(0);
+        boolean[] found = {false};
+        it.forEachRow(new int[] {x.offset}, (off, n) -> {
+            for (int i = 0; i < n && !found[0]; i++) {
+                found[0] = x.storage.getDouble(off[0] + i * xs) != 0.0;
+            }
+        });
+        return found[0];
+    }
+
+    static boolean all(Tensor x) {
+        return !any(x.logicalNot());
+    }
+}

@@ -1,0 +1,245 @@
+package dev.jgrad.tensor;
+
+/**
+ * gather, take_along_dim, scatter (plain, add and reduce), index_select and index_add. Every index is
+ * bounds-checked, and an index out of range is an error naming the index, the dim and its size.
+ */
+final class Scatter {
+    private Scatter() {
+    }
+
+    private static void checkIndexTensor(String op, Tensor index) {
+        if (index.dtype() != DType.INT64) {
+            throw new DTypeException(op + "(): Expected dtype int64 for index, got " + index.dtype());
+        }
+    }
+
+    /** {@code index.size(d) <= self.size(d)} for every {@code d != dim}, as gather and scatter require. */
+    private static void checkIndexFits(String op, Tensor self, int dim, Tensor index, String selfName) {
+        if (index.dim() != self.dim() && !(index.dim() == 0 || self.dim() == 0)) {
+            throw new ShapeException("Index tensor must have the same number of dimensions as " + selfName + " tensor ("
+                    + op + ": index " + Shape.str(index.shape) + ", " + selfName + " " + Shape.str(self.shape) + ")");
+        }
+        for (int d = 0; d < index.dim() && d < self.dim(); d++) {
+            if (d != dim && index.shape[d] > self.shape[d]) {
+                throw new ShapeException("Size does not match at dimension " + d + " expected index " + Shape.str(index.shape)
+                        + " to be smaller than " + selfName + " " + Shape.str(self.shape) + " apart from dimension " + dim);
+            }
+        }
+    }
+
+    private static long position(long i, int size, int dim) {
+        if (i < -size || i >= size) {
+            throw TensorIndexException.outOfBounds(i, dim, size);
+        }
+        return i < 0 ? i + size : i;
+    }
+
+    static Tensor gather(Tensor x, int dim, Tensor index) {
+        checkIndexTensor("gather", index);
+        int d = Shape.wrapDim(dim, x.dim());
+        checkIndexFits("gather", x, d, index, "input");
+        Tensor out = Tensor.zeros(x.dtype(), index.shape);
+        if (out.numel() == 0) {
+            return out;
+        }
+        int[] xs = x.strides.clone();
+        int step = x.dim() == 0 ? 0 : xs[d];
+        int size = x.dim() == 0 ? 1 : x.shape[d];
+        if (x.dim() > 0) {
+            xs[d] = 0;
+        }
+        int[] xView = x.dim() == index.dim() ? xs : new int[index.dim()];
+        Iter it = Iter.of(index.shape, out.strides, index.strides, xView);
+        int os = it.rowStride(0);
+        int is = it.rowStride(1);
+        int ss = it.rowStride(2);
+        Storage src = x.storage;
+        Storage dst = out.storage;
+        long[] ix = index.storage.l;
+        it.forEachRow(new int[] {0, index.offset, x.offset}, (off, n) -> {
+            for (int i = 0; i < n; i++) {
+                long p = position(ix[off[1] + i * is], size, d);
+                copyElement(src, (int) (off[2] + i * ss + p * step), dst, off[0] + i * os);
+            }
+        });
+        return out;
+    }
+
+    private static void copyElement(Storage src, int from, Storage dst, int to) {
+        switch (dst.dtype) {
+            case FLOAT32: dst.f[to] = src.f[from]; break;
+            case FLOAT64: dst.d[to] = src.d[from]; break;
+            case INT64: dst.l[to] = src.l[from]; break;
+            default: dst.b[to] = src.b[from]; break;
+        }
+    }
+
+    static Tensor takeAlongDim(Tensor x, Tensor index, int dim) {
+        checkIndexTensor("take_along_dim", index);
+        int n = Math.max(x.dim(), index.dim());
+        if (x.dim() != index.dim()) {
+            throw new ShapeException("torch.take_along_dim(): input and indices should have the same number of dimensions, but got "
+                    + x.dim() + " dimensions for input, and " + index.dim() + " dimensions for indices");
+        }
+        int d = Shape.wrapDim(dim, n);
+        int[] xs = x.shape();
+        int[] is = index.shape();
+        xs[d] = 1;
+        is[d] = 1;
+        int[] common = Shape.broadcast(xs, is);
+        int[] xTarget = common.clone();
+        xTarget[d] = x.shape[d];
+        int[] iTarget = common.clone();
+        iTarget[d] = index.shape[d];
+        return gather(x.expand(xTarget), d, index.expand(iTarget));
+    }
+
+    /**
+     * scatter, scatter_add and scatter_reduce, out of place: a copy of {@code self} with {@code src}
+     * written (or reduced) at the positions {@code index} gives along {@code dim}. {@code reduce} null
+     * means plain assignment. Without {@code includeSelf}, a position that receives values starts from
+     * the first of them instead of from self; a position that receives none keeps self's value.
+     */
+    static Tensor scatter(Tensor self, int dim, Tensor index, Tensor src, ScatterReduce reduce, boolean includeSelf) {
+        String op = reduce == null ? "scatter" : "scatter_reduce";
+        checkIndexTensor(op, index);
+        int d = Shape.wrapDim(dim, self.dim());
+        checkIndexFits(op, self, d, index, "self");
+        checkIndexFits(op, src, d, index, "src");
+        if (index.dim() != 0 && src.dim() != 0 && index.shape[d] > src.shape[d]) {
+            throw new ShapeException("Size does not match at dimension " + d + " expected index " + Shape.str(index.shape)
+                    + " to be smaller than src " + Shape.str(src.shape) + " apart from dimension " + d);
+        }
+        Tensor out = self.contiguous().clone();
+        Tensor s = src.to(self.dtype());
+        int total = out.numel();
+        double[] acc = new double[total];
+        int[] count = new int[total];
+        boolean[] touched = new boolean[total];
+        Storage o = out.storage;
+        for (int i = 0; i < total; i++) {
+            acc[i] = o.getDouble(i);
+        }
+        int[] outStrides = out.strides;
+        int step = self.dim() == 0 ? 0 : outStrides[d];
+        int size = self.dim() == 0 ? 1 : self.shape[d];
+        int[] baseStrides = outStrides.clone();
+        if (self.dim() > 0) {
+            baseStrides[d] = 0;
+        }
+        int[] srcStrides = s.dim() == index.dim() ? s.strides : new int[index.dim()];
+        int[] tgtStrides = self.dim() == index.dim() ? baseStrides : new int[index.dim()];
+        Iter it = Iter.of(index.shape, index.strides, srcStrides, tgtStrides);
+        int is = it.rowStride(0);
+        int ss = it.rowStride(1);
+        int ts = it.rowStride(2);
+        long[] ix = index.storage.l;
+        Storage sv = s.storage;
+        it.forEachRow(new int[] {index.offset, s.offset, 0}, (off, n) -> {
+            for (int i = 0; i < n; i++) {
+                long p = position(ix[off[0] + i * is], size, d);
+                int t = (int) (off[2] + i * ts + p * step);
+                double v = sv.getDouble(off[1] + i * ss);
+                if (reduce == null) {
+                    acc[t] = v;
+                    continue;
+                }
+                if (!touched[t]) {
+                    touched[t] = true;
+                    if (!includeSelf) {
+                        acc[t] = v;
+                        count[t] = 1;
+                        continue;
+                    }
+                    count[t] = 1;
+                }
+                count[t]++;
+                switch (reduce) {
+                    case SUM:
+                    case MEAN:
+                        acc[t] += v;
+                        break;
+                    case PROD:
+                        acc[t] *= v;
+                        break;
+                    case AMAX:
+                        acc[t] = Double.isNaN(v) || v > acc[t] ? v : acc[t];
+                        break;
+                    default:
+                        acc[t] = Double.isNaN(v) || v < acc[t] ? v : acc[t];
+                }
+            }
+        });
+        boolean integral = !self.dtype().isFloating();
+        for (int i = 0; i < total; i++) {
+            double v = acc[i];
+            if (reduce == ScatterReduce.MEAN && touched[i]) {
+                v = integral ? Math.floor(v / count[i]) : v / count[i];
+            }
+            o.setDouble(i, v);
+        }
+        return out;
+    }
+
+    static Tensor indexSelect(Tensor x, int dim, Tensor index) {
+        checkIndexTensor("index_select", index);
+        if (index.dim() > 1) {
+            throw new ShapeException("index_select(): Index is supposed to be a vector, got shape " + Shape.str(index.shape));
+        }
+        if (x.dim() == 0) {
+            Shape.wrapDim(dim, 0);
+            long[] pos = index.toLongArray();
+            for (long p : pos) {
+                position(p, 1, 0);
+            }
+            return index.dim() == 0 ? x.clone() : x.reshape(1).expand(pos.length).contiguous();
+        }
+        int d = Shape.wrapDim(dim, x.dim());
+        long[] pos = index.reshape(-1).toLongArray();
+        int[] shape = x.shape();
+        shape[d] = pos.length;
+        Tensor out = Tensor.zeros(x.dtype(), shape);
+        for (int j = 0; j < pos.length; j++) {
+            int p = (int) position(pos[j], x.shape[d], d);
+            Elementwise.copy(Views.select(x, d, p), Views.select(out, d, j));
+        }
+        return out;
+    }
+
+    /** {@code self[..., index[j], ...] += alpha * source[..., j, ...]} along {@code dim}, in place. */
+    static void indexAddInPlace(Tensor self, int dim, Tensor index, Tensor source, double alpha) {
+        checkIndexTensor("index_add", index);
+        if (index.dim() > 1) {
+            throw new ShapeException("index_add_(): Index is supposed to be a vector, got shape " + Shape.str(index.shape));
+        }
+        long[] pos = index.reshape(-1).toLongArray();
+        Tensor src = source.to(self.dtype());
+        if (alpha != 1.0) {
+            src = src.mul(alpha);
+        }
+        if (self.dim() == 0) {
+            Tensor flat = src.reshape(-1);
+            for (int j = 0; j < pos.length; j++) {
+                position(pos[j], 1, 0);
+                Elementwise.run(BinaryOp.ADD, self, Views.select(flat, 0, j), self);
+            }
+            return;
+        }
+        int d = Shape.wrapDim(dim, self.dim());
+        int srcDimSize = src.dim() == 0 ? 1 : src.shape[d];
+        if (srcDimSize != pos.length) {
+            throw new ShapeException("index_add_(): Number of indices (" + pos.length + ") should be equal to source.size(dim) ("
+                    + srcDimSize + ")");
+        }
+        for (int j = 0; j < pos.length; j++) {
+            int p = (int) position(pos[j], self.shape[d], d);
+            Tensor dst = Views.select(self, d, p);
+            Tensor row = Views.select(src, d, j);
+            if (!Shape.broadcastsTo(row.shape, dst.shape)) {
+                throw new ShapeException("index_add_(): source slice " + Shape.str(row.shape) + " does not match self slice " + Shape.str(dst.shape));
+            }
+            Elementwise.run(BinaryOp.ADD, dst, row, dst);
+        }
+    }
+}

@@ -1,0 +1,91 @@
+package dev.jgrad.tensor;
+
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class LinalgTest {
+    private static double[] naive(Tensor a, Tensor b) {
+        int n = a.size(0);
+        int k = a.size(1);
+        int p = b.size(1);
+        double[] c = new double[n * p];
+        for (int i = 0; i < n; i++) {
+            for (int j = 0; j < p; j++) {
+                double s = 0;
+                for (int q = 0; q < k; q++) {
+                    s += a.getDouble(i, q) * b.getDouble(q, j);
+                }
+                c[i * p + j] = s;
+            }
+        }
+        return c;
+    }
+
+    @Test
+    void matmulAgreesWithNaiveProductForManyShapesAndLayouts() {
+        Generator g = new Generator(11);
+        int[][] shapes = {{1, 1, 1}, {3, 5, 7}, {17, 9, 33}, {64, 65, 63}, {2, 300, 3}, {130, 7, 129}};
+        for (int[] s : shapes) {
+            Tensor a = Tensor.randn(g, s[0], s[1]);
+            Tensor b = Tensor.randn(g, s[1], s[2]);
+            double[] ref = naive(a, b);
+            assertArrayEquals(ref, a.matmul(b).to(DType.FLOAT64).toDoubleArray(), 1e-4 * s[1]);
+            Tensor at = a.t().contiguous().t();
+            Tensor bt = b.t().contiguous().t();
+            assertArrayEquals(ref, at.matmul(bt).to(DType.FLOAT64).toDoubleArray(), 1e-4 * s[1]);
+        }
+    }
+
+    @Test
+    void matmulRanksFollowPyTorch() {
+        assertArrayEquals(new int[] {}, Tensor.ones(4).matmul(Tensor.ones(4)).shape());
+        assertArrayEquals(new int[] {3}, Tensor.ones(3, 4).matmul(Tensor.ones(4)).shape());
+        assertArrayEquals(new int[] {2}, Tensor.ones(4).matmul(Tensor.ones(4, 2)).shape());
+        assertArrayEquals(new int[] {2, 3, 5}, Tensor.ones(3, 4).matmul(Tensor.ones(2, 4, 5)).shape());
+        assertArrayEquals(new int[] {2, 5, 3, 2}, Tensor.ones(2, 1, 3, 4).matmul(Tensor.ones(5, 4, 2)).shape());
+        assertArrayEquals(new int[] {2, 3, 4}, Tensor.ones(2, 3, 0).matmul(Tensor.ones(0, 4)).shape());
+        assertEquals(0.0, Tensor.ones(2, 3, 0).matmul(Tensor.ones(0, 4)).sum().item());
+        ShapeException e = assertThrows(ShapeException.class, () -> Tensor.ones(3, 4).matmul(Tensor.ones(5, 6)));
+        assertTrue(e.getMessage().startsWith("mat1 and mat2 shapes cannot be multiplied (3x4 and 5x6)"));
+    }
+
+    @Test
+    void linearIsXTimesWTransposedPlusB() {
+        Tensor x = Tensor.of(new float[] {1, 2, 3, 4, 5, 6}, 2, 3);
+        Tensor w = Tensor.of(new float[] {1, 0, 0, 0, 1, 1}, 2, 3);
+        Tensor b = Tensor.of(10f, 20f);
+        assertArrayEquals(new float[] {11, 25, 14, 31}, Tensor.linear(x, w, b).toFloatArray());
+    }
+
+    @Test
+    void einsumCoversDiagonalsEllipsisOuterAndSums() {
+        Generator g = new Generator(5);
+        Tensor a = Tensor.randn(g, 2, 3, 4);
+        Tensor b = Tensor.randn(g, 2, 4, 5);
+        assertArrayEquals(a.matmul(b).toFloatArray(), Tensor.einsum("...ij,...jk->...ik", a, b).toFloatArray(), 1e-5f);
+        assertArrayEquals(a.matmul(b).toFloatArray(), Tensor.einsum("bij,bjk->bik", a, b).toFloatArray(), 1e-5f);
+        Tensor sq = Tensor.randn(g, 4, 4);
+        assertArrayEquals(sq.diagonal(0, 0, 1).toFloatArray(), Tensor.einsum("ii->i", sq).toFloatArray());
+        Tensor u = Tensor.of(1f, 2f, 3f);
+        Tensor v = Tensor.of(1f, 10f);
+        assertArrayEquals(new float[] {1, 10, 2, 20, 3, 30}, Tensor.einsum("i,j->ij", u, v).toFloatArray());
+        assertEquals(a.sum().item(), Tensor.einsum("bij->", a).item(), 1e-4);
+        assertArrayEquals(a.transpose(1, 2).contiguous().toFloatArray(), Tensor.einsum("bij->bji", a).toFloatArray());
+        ShapeException e = assertThrows(ShapeException.class, () -> Tensor.einsum("ij,jk->ik", Tensor.ones(3, 4), Tensor.ones(5, 2)));
+        assertTrue(e.getMessage().startsWith("einsum(): subscript j has size 5 for operand 1 which does not broadcast with previously seen size 4"));
+    }
+
+    @Test
+    void catAndStackCheckShapes() {
+        Tensor y = Tensor.cat(0, Tensor.ones(2, 3), Tensor.zeros(4, 3));
+        assertArrayEquals(new int[] {6, 3}, y.shape());
+        ShapeException e = assertThrows(ShapeException.class, () -> Tensor.cat(0, Tensor.ones(2, 3), Tensor.ones(2, 4)));
+        assertEquals("Sizes of tensors must match except in dimension 0. Expected size 3 but got size 4 for tensor number 1 in the list.", e.getMessage());
+        assertArrayEquals(new int[] {2, 2, 3}, Tensor.stack(1, Tensor.ones(2, 3), Tensor.ones(2, 3)).shape());
+        assertThrows(ShapeException.class, () -> Tensor.stack(0, Tensor.ones(2, 3), Tensor.ones(3, 2)));
+    }
+}

@@ -1,0 +1,127 @@
+package dev.jgrad.tensor;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.Random;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class ReduceTest {
+    private static Tensor x234() {
+        return Tensor.arange(0, 24, 1, DType.FLOAT64).reshape(2, 3, 4);
+    }
+
+    @Test
+    void keepdimShapes() {
+        Tensor x = x234();
+        assertArrayEquals(new int[] {2, 1, 4}, x.sum(1, true).shape());
+        assertArrayEquals(new int[] {2, 4}, x.sum(1, false).shape());
+        assertArrayEquals(new int[] {1, 3, 1}, x.mean(new int[] {0, -1}, true).shape());
+        assertArrayEquals(new int[] {}, x.sum().shape());
+        assertEquals(276.0, x.sum().item());
+    }
+
+    /** Reductions over random dim subsets agree with a reference that loops over every element. */
+    @Test
+    void randomDimSubsetsAgreeWithReference() {
+        Random r = new Random(7);
+        Tensor x = Tensor.randn(new Generator(3), 2, 3, 4, 5).to(DType.FLOAT64);
+        for (int t = 0; t < 40; t++) {
+            boolean[] red = new boolean[4];
+            int count = 0;
+            for (int d = 0; d < 4; d++) {
+                red[d] = r.nextBoolean();
+                count += red[d] ? 1 : 0;
+            }
+            if (count == 0) {
+                continue;
+            }
+            int[] dims = new int[count];
+            for (int d = 0, k = 0; d < 4; d++) {
+                if (red[d]) {
+                    dims[k++] = r.nextBoolean() ? d : d - 4;
+                }
+            }
+            Tensor s = x.sum(dims, true);
+            Tensor m = x.amax(dims, true);
+            Tensor v = x.var(dims, 1, true);
+            int[] idx = new int[4];
+            for (int a = 0; a < 2; a++) {
+                for (int b = 0; b < 3; b++) {
+                    for (int c = 0; c < 4; c++) {
+                        for (int d = 0; d < 5; d++) {
+                            idx[0] = a;
+                            idx[1] = b;
+                            idx[2] = c;
+                            idx[3] = d;
+                            int[] o = idx.clone();
+                            for (int k = 0; k < 4; k++) {
+                                if (red[k]) {
+                                    o[k] = 0;
+                                }
+                            }
+                            assertTrue(x.getDouble(idx) <= m.getDouble(o));
+                        }
+                    }
+                }
+            }
+            // sums of the keepdim result over the kept dims give the total
+            assertEquals(x.sum().item(), s.sum().item(), 1e-9);
+            assertTrue(v.ge(0.0).all());
+        }
+    }
+
+    @Test
+    void emptyReductionsFollowPyTorch() {
+        Tensor e = Tensor.zeros(2, 0, 3);
+        assertEquals(0.0, e.sum().item());
+        assertTrue(Double.isNaN(e.mean().item()));
+        assertEquals(1.0, e.prod().item());
+        assertEquals(Double.NEGATIVE_INFINITY, e.logsumexp(1, false).getDouble(0, 0));
+        ShapeException ex = assertThrows(ShapeException.class, () -> e.amax(1, false));
+        assertEquals("amax(): Expected reduction dim 1 to have non-zero size.", ex.getMessage());
+        assertArrayEquals(new int[] {2, 0}, e.amax(2, false).shape());
+    }
+
+    @Test
+    void softmaxIsFiniteForHugeLogitsAndZeroAtMinusInfinity() {
+        Tensor x = Tensor.of(new float[] {1000, 1001, 999, -1000, Float.NEGATIVE_INFINITY, -999}, 2, 3);
+        Tensor p = x.softmax(-1);
+        assertTrue(p.allFinite());
+        assertEquals(0.0, p.getDouble(1, 1));
+        assertArrayEquals(new float[] {1, 1}, p.sum(1, false).toFloatArray(), 1e-6f);
+        Tensor lp = x.logSoftmax(-1);
+        assertEquals(Double.NEGATIVE_INFINITY, lp.getDouble(1, 1));
+        assertEquals(-0.40760596, lp.getDouble(0, 1), 1e-6);
+        assertEquals(1001.40760596, x.logsumexp(1, false).getDouble(0), 1e-3);
+    }
+
+    @Test
+    void maxWithIndicesTakesTheFirstTie() {
+        Tensor x = Tensor.of(new float[] {3, 1, 3, 0, 2, 2}, 2, 3);
+        ValuesIndices vi = x.max(1, false);
+        assertArrayEquals(new float[] {3, 2}, vi.values().toFloatArray());
+        assertArrayEquals(new long[] {0, 1}, vi.indices().toLongArray());
+        assertArrayEquals(new long[] {0, 1, 0}, x.argmax(0, false).toLongArray());
+    }
+
+    @Test
+    void sumToReducesBroadcastDims() {
+        Tensor g = Tensor.ones(4, 3, 5);
+        assertArrayEquals(new int[] {3, 1}, g.sumTo(3, 1).shape());
+        assertArrayEquals(new float[] {20, 20, 20}, g.sumTo(3, 1).toFloatArray());
+        assertEquals(60.0, g.sumTo().item());
+        assertThrows(ShapeException.class, () -> g.sumTo(2, 5));
+    }
+
+    @Test
+    void integerSumsStayExact() {
+        Tensor i = Tensor.of(new long[] {(1L << 53) + 1, 1}, 2);
+        assertEquals((1L << 53) + 2, i.sum().getLong());
+        assertEquals(DType.INT64, Tensor.of(new boolean[] {true, true, false}, 3).sum().dtype());
+        assertThrows(DTypeException.class, () -> i.mean());
+    }
+}
