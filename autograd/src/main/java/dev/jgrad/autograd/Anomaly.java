@@ -20,7 +20,9 @@ import dev.jgrad.tensor.Tensor;
  */
 public final class Anomaly implements AutoCloseable {
     private static final ThreadLocal<boolean[]> ENABLED = ThreadLocal.withInitial(() -> new boolean[] {false});
-    private static final StackWalker WALKER = StackWalker.getInstance();
+    private static final StackWalker WALKER = StackWalker.getInstance(StackWalker.Option.RETAIN_CLASS_REFERENCE);
+    private static final java.security.CodeSource AUTOGRAD = Anomaly.class.getProtectionDomain().getCodeSource();
+    private static final java.security.CodeSource TENSOR = Tensor.class.getProtectionDomain().getCodeSource();
 
     private final boolean previous;
     private boolean closed;
@@ -47,17 +49,25 @@ public final class Anomaly implements AutoCloseable {
         }
     }
 
-    /** The first frame of the caller's code, outside jgrad's own library packages. */
+    /** The first frame of the caller's code: outside the tensor and autograd libraries and the JDK. */
     static String callSite() {
         return WALKER.walk(frames -> frames
                 .filter(f -> {
+                    // Library frames: jgrad's tensor and autograd packages as loaded from their own jars (or class
+                    // folders), so tests living in the same packages still count as the caller's code.
                     String c = f.getClassName();
-                    return !c.startsWith("dev.jgrad.autograd.") && !c.startsWith("dev.jgrad.tensor.")
-                            && !c.startsWith("dev.jgrad.nn.") && !c.startsWith("java.");
+                    java.security.CodeSource cs = f.getDeclaringClass().getProtectionDomain().getCodeSource();
+                    boolean library = (c.startsWith("dev.jgrad.tensor.") || c.startsWith("dev.jgrad.autograd."))
+                            && cs != null && (sameLocation(cs, AUTOGRAD) || sameLocation(cs, TENSOR));
+                    return !library && !f.getClassName().startsWith("java.");
                 })
                 .findFirst()
                 .map(f -> f.getClassName() + "." + f.getMethodName() + "(" + f.getFileName() + ":" + f.getLineNumber() + ")")
                 .orElse("<unknown>"));
+    }
+
+    private static boolean sameLocation(java.security.CodeSource a, java.security.CodeSource b) {
+        return b != null && a.getLocation() != null && a.getLocation().equals(b.getLocation());
     }
 
     /** Describes the non-finite values of a tensor: "NaN (1 of 3) and -inf (1 of 3), first at index [1]". */
