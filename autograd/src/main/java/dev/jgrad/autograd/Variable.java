@@ -26,7 +26,7 @@ import java.util.List;
  * tensor that an op saved. The ops live in one class per family ({@link PointwiseOps}, {@link ReduceOps},
  * {@link ViewOps}, {@link IndexOps}, {@link LinalgOps}, {@link InplaceOps}), each forward beside its backward.
  */
-public final class Variable implements ArrayOps<Variable> {
+public class Variable implements ArrayOps<Variable> {
     final Tensor data;
     Tensor grad;
     private boolean requiresGrad;
@@ -37,6 +37,12 @@ public final class Variable implements ArrayOps<Variable> {
     /** A variable that requires no gradient. */
     Variable(Tensor data) {
         this.data = data;
+    }
+
+    /** A leaf, for subclasses such as nn's Parameter. */
+    protected Variable(Tensor data, boolean requiresGrad) {
+        this.data = data;
+        this.requiresGrad = requiresGrad;
     }
 
     /** The output of a recorded op. */
@@ -612,7 +618,7 @@ public final class Variable implements ArrayOps<Variable> {
     }
 
     public Variable narrow(int dim, int start, int length) {
-        Tensor v = data.narrow(dim, start, length);
+        data.narrow(dim, start, length);
         int d = dim < 0 ? dim + dim() : dim;
         int s = start < 0 ? start + data.size(d) : start;
         return ViewOps.slice(this, d, s, s + length, 1);

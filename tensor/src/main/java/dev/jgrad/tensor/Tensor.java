@@ -783,6 +783,16 @@ public final class Tensor implements ArrayOps<Tensor> {
         return Reduce.all(this);
     }
 
+    /** Along {@code dim}: whether any element is true, as a bool tensor. */
+    public Tensor any(int dim, boolean keepdim) {
+        return Reduce.reduce(Reduce.Op.AMAX, to(DType.BOOL), new int[] {dim}, keepdim);
+    }
+
+    /** Along {@code dim}: whether every element is true, as a bool tensor. */
+    public Tensor all(int dim, boolean keepdim) {
+        return Reduce.reduce(Reduce.Op.AMIN, to(DType.BOOL), new int[] {dim}, keepdim);
+    }
+
     /**
      * Sums this tensor down to {@code target}, a shape it was broadcast from: leading dims are summed
      * away and dims where {@code target} has 1 are summed with keepdim. This is how a gradient returns

@@ -22,6 +22,7 @@ public final class ConformanceRunner {
 
     public ConformanceRunner() {
         ops.putAll(CoreOps.table());
+        ops.putAll(NnOps.table());
     }
 
     /** Counts of results by status. */

@@ -35,6 +35,13 @@ class CorpusTest {
     }
 
     @Test
+    void theWholeCorpusMatchesPyTorch() {
+        Checker.Report r = Checker.check(corpus, results, Checker.Mode.ALL);
+        assertEquals(0, r.failed(), r.render(40));
+        assertEquals(633, r.passed());
+    }
+
+    @Test
     void everyForwardValueMatchesPyTorch() {
         Checker.Report r = Checker.check(corpus, results, Checker.Mode.FORWARD_ONLY);
         assertEquals(0, r.failed(), r.render(40));

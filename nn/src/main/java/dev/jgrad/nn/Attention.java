@@ -1,0 +1,159 @@
+package dev.jgrad.nn;
+
+import dev.jgrad.autograd.Variable;
+import dev.jgrad.tensor.DType;
+import dev.jgrad.tensor.Shape;
+import dev.jgrad.tensor.ShapeException;
+import dev.jgrad.tensor.Tensor;
+
+/**
+ * Scaled dot-product and multi-head attention, functional forms.
+ *
+ * <p>Masks are bool with {@code true} meaning "masked out", as in {@code nn.MultiheadAttention} and
+ * {@code masked_fill}. They combine by broadcasting: a key padding mask {@code (B,S)} becomes
+ * {@code (B,1,1,S)}, an attention mask {@code (T,S)} and the causal mask become {@code (1,1,T,S)}, and the
+ * result {@code (B,1,T,S)} is applied to the scores {@code (B,H,T,S)} through a stride-0 view: the padding
+ * mask is never copied per head.
+ *
+ * <p>Unlike PyTorch's eager path, a query whose keys are all masked gets zeros (and zero gradient)
+ * instead of NaN: softmax over an all {@code -inf} row is 0/0 in PyTorch, and that NaN spreads to every
+ * parameter at backward. Here such rows are detected and their weights set to 0.
+ */
+public final class Attention {
+    private Attention() {
+    }
+
+    /** The causal mask {@code (T, S)}: true above the diagonal, where a query would see a later key. */
+    public static Tensor causalMask(int t, int s) {
+        boolean[] m = new boolean[t * s];
+        for (int i = 0; i < t; i++) {
+            for (int j = i + 1; j < s; j++) {
+                m[i * s + j] = true;
+            }
+        }
+        return Tensor.of(m, t, s);
+    }
+
+    /**
+     * {@code softmax(q k^T * scale, masked) v} on {@code (..., T, d)} queries and {@code (..., S, d)} keys and
+     * values; {@code mask} (bool, broadcastable to {@code (..., T, S)}, true = masked) may be null;
+     * {@code causal} adds the causal mask; {@code scale} NaN means {@code 1/sqrt(d)}.
+     */
+    public static Variable scaledDotProduct(Variable q, Variable k, Variable v, Tensor mask, boolean causal, double scale) {
+        if (q.dim() < 2 || k.dim() < 2 || v.dim() < 2) {
+            throw new ShapeException("attention: query, key and value need at least 2 dims (..., T, d), got "
+                    + Shape.str(q.shape()) + ", " + Shape.str(k.shape()) + ", " + Shape.str(v.shape()));
+        }
+        int d = q.size(-1);
+        int t = q.size(-2);
+        int s = k.size(-2);
+        double sc = Double.isNaN(scale) ? 1.0 / Math.sqrt(d) : scale;
+        Variable scores = q.matmul(k.mT()).mul(sc);
+        Tensor m = mask;
+        if (m != null && m.dtype() != DType.BOOL) {
+            throw new dev.jgrad.tensor.DTypeException("attention: the mask must be bool (true = masked out), got " + m.dtype()
+                    + "; add a float mask to the scores yourself");
+        }
+        if (causal) {
+            Tensor c = causalMask(t, s);
+            m = m == null ? c : m.logicalOr(c);
+        }
+        return weightsTimesValues(scores, m, v);
+    }
+
+    /** softmax over the last dim with {@code mask} applied (rows with every key masked give zero weights), times v. */
+    static Variable weightsTimesValues(Variable scores, Tensor mask, Variable v) {
+        if (mask == null) {
+            return scores.softmax(-1).matmul(v);
+        }
+        Tensor emptyRows = mask.all(-1, true);
+        Variable masked = scores.maskedFill(mask, Double.NEGATIVE_INFINITY);
+        boolean anyEmpty = emptyRows.any();
+        if (anyEmpty) {
+            masked = masked.maskedFill(emptyRows, 0.0);
+        }
+        Variable w = masked.softmax(-1);
+        if (anyEmpty) {
+            w = w.maskedFill(emptyRows, 0.0);
+        }
+        return w.matmul(v);
+    }
+
+    /**
+     * {@code nn.MultiheadAttention(E, H, batch_first=True)} forward with explicit parameters:
+     * {@code inProjWeight (3E, E)}, {@code inProjBias (3E)}, {@code outProjWeight (E, E)}, {@code outProjBias (E)}
+     * (biases may be null). Query {@code (B, T, E)}, key and value {@code (B, S, E)}; {@code keyPaddingMask}
+     * bool {@code (B, S)} (true = padding); {@code attnMask} {@code (T, S)}, bool (true = not allowed) or float
+     * (added to the scores); {@code causal} adds the causal mask. Any mask may be null.
+     */
+    public static Variable multiHead(Variable query, Variable key, Variable value, int numHeads,
+                                     Variable inProjWeight, Variable inProjBias, Variable outProjWeight, Variable outProjBias,
+                                     Tensor keyPaddingMask, Tensor attnMask, boolean causal) {
+        if (query.dim() != 3 || key.dim() != 3 || value.dim() != 3) {
+            throw new ShapeException("multi_head_attention: query, key and value must be (B, T, E) with batch_first, got "
+                    + Shape.str(query.shape()) + ", " + Shape.str(key.shape()) + ", " + Shape.str(value.shape()));
+        }
+        int b = query.size(0);
+        int t = query.size(1);
+        int e = query.size(2);
+        int s = key.size(1);
+        if (numHeads <= 0 || e % numHeads != 0) {
+            throw new IllegalArgumentException("embed_dim " + e + " must be divisible by num_heads " + numHeads);
+        }
+        if (key.size(0) != b || value.size(0) != b || key.size(2) != e || value.size(2) != e || value.size(1) != s) {
+            throw new ShapeException("multi_head_attention: key and value must be (B, S, E) = [" + b + ", S, " + e + "], got "
+                    + Shape.str(key.shape()) + " and " + Shape.str(value.shape()));
+        }
+        int h = numHeads;
+        int d = e / h;
+        Variable q;
+        Variable k;
+        Variable v;
+        if (query == key && key == value) {
+            java.util.List<Variable> qkv = Variable.linear(query, inProjWeight, inProjBias).chunk(3, -1);
+            q = qkv.get(0);
+            k = qkv.get(1);
+            v = qkv.get(2);
+        } else {
+            q = project(query, inProjWeight, inProjBias, 0, e);
+            k = project(key, inProjWeight, inProjBias, 1, e);
+            v = project(value, inProjWeight, inProjBias, 2, e);
+        }
+        q = q.view(b, t, h, d).transpose(1, 2);
+        k = k.view(b, s, h, d).transpose(1, 2);
+        v = v.view(b, s, h, d).transpose(1, 2);
+        Variable scores = q.matmul(k.mT()).mul(1.0 / Math.sqrt(d));
+        Tensor mask = null;
+        if (keyPaddingMask != null) {
+            if (keyPaddingMask.dtype() != DType.BOOL || !java.util.Arrays.equals(keyPaddingMask.shape(), new int[] {b, s})) {
+                throw new ShapeException("key_padding_mask must be bool (B, S) = [" + b + ", " + s + "] (true marks padding keys), got "
+                        + keyPaddingMask.dtype() + " " + Shape.str(keyPaddingMask.shape()));
+            }
+            mask = keyPaddingMask.view(b, 1, 1, s);
+        }
+        if (attnMask != null) {
+            if (!java.util.Arrays.equals(attnMask.shape(), new int[] {t, s})) {
+                throw new ShapeException("attn_mask must be (T, S) = [" + t + ", " + s + "], got " + Shape.str(attnMask.shape()));
+            }
+            if (attnMask.dtype() == DType.BOOL) {
+                mask = mask == null ? attnMask : mask.logicalOr(attnMask);
+            } else {
+                scores = scores.add(Variable.of(attnMask.to(scores.dtype())));
+            }
+        }
+        if (causal) {
+            Tensor c = causalMask(t, s);
+            mask = mask == null ? c : mask.logicalOr(c);
+        }
+        Variable heads = weightsTimesValues(scores, mask, v);
+        Variable merged = heads.transpose(1, 2).reshape(b, t, e);
+        return Variable.linear(merged, outProjWeight, outProjBias);
+    }
+
+    /** The q, k or v projection ({@code part} 0, 1, 2) with its rows of the packed in-projection. */
+    private static Variable project(Variable x, Variable w, Variable bias, int part, int e) {
+        Variable wp = w.slice(0, part * e, (part + 1) * e);
+        Variable bp = bias == null ? null : bias.slice(0, part * e, (part + 1) * e);
+        return Variable.linear(x, wp, bp);
+    }
+}

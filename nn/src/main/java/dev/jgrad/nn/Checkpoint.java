@@ -1,0 +1,58 @@
+package dev.jgrad.nn;
+
+import dev.jgrad.nn.io.CheckpointException;
+import dev.jgrad.nn.io.Safetensors;
+import dev.jgrad.nn.optim.Optimizer;
+import dev.jgrad.tensor.Tensor;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Saving and loading a module's parameters (and an optimizer's state) as safetensors files that PyTorch
+ * reads with {@code safetensors.torch.load_file} and writes with {@code save_file}. Files are replaced
+ * atomically: a crash while saving leaves the previous checkpoint whole. Loading validates the whole file
+ * and every name, shape and dtype before anything in the model changes.
+ */
+public final class Checkpoint {
+    private Checkpoint() {
+    }
+
+    public static void save(Module module, Path path) throws IOException {
+        save(module, path, Map.of());
+    }
+
+    public static void save(Module module, Path path, Map<String, String> metadata) throws IOException {
+        Map<String, Tensor> sd = new LinkedHashMap<>();
+        for (Map.Entry<String, Tensor> e : module.stateDict().entrySet()) {
+            sd.put(e.getKey(), e.getValue().contiguous());
+        }
+        Safetensors.save(path, sd, metadata);
+    }
+
+    /** Loads parameters by name; a file that does not fit the module is a {@link CheckpointException} saying why. */
+    public static Map<String, String> load(Module module, Path path) throws CheckpointException {
+        Safetensors.Contents c = Safetensors.load(path);
+        try {
+            module.loadStateDict(c.tensors());
+        } catch (StateDictException e) {
+            throw new CheckpointException(path + " does not fit the model: " + e.getMessage(), e);
+        }
+        return c.metadata();
+    }
+
+    public static void saveOptimizer(Optimizer opt, Path path) throws IOException {
+        Safetensors.save(path, opt.stateTensors(), opt.stateMetadata());
+    }
+
+    public static void loadOptimizer(Optimizer opt, Path path) throws CheckpointException {
+        Safetensors.Contents c = Safetensors.load(path);
+        try {
+            opt.loadState(c.tensors(), c.metadata());
+        } catch (StateDictException e) {
+            throw new CheckpointException(path + " does not fit the optimizer: " + e.getMessage(), e);
+        }
+    }
+}

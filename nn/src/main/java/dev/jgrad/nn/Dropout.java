@@ -1,0 +1,32 @@
+package dev.jgrad.nn;
+
+import dev.jgrad.autograd.Variable;
+import dev.jgrad.tensor.Generator;
+
+/** {@code nn.Dropout(p)}: random zeros and 1/(1-p) scaling in training, the identity in eval. */
+public class Dropout extends Layer {
+    private final double p;
+    private final Generator gen;
+
+    public Dropout(double p) {
+        this(p, Init.defaultGenerator());
+    }
+
+    public Dropout(double p, Generator gen) {
+        if (p < 0 || p > 1) {
+            throw new IllegalArgumentException("dropout probability has to be between 0 and 1, but got " + p);
+        }
+        this.p = p;
+        this.gen = gen;
+    }
+
+    @Override
+    public Variable forward(Variable x) {
+        return Functional.dropout(x, p, isTraining(), gen);
+    }
+
+    @Override
+    protected String extraRepr() {
+        return "p=" + p;
+    }
+}

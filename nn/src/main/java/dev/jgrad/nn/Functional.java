@@ -1,0 +1,75 @@
+package dev.jgrad.nn;
+
+import dev.jgrad.autograd.Variable;
+import dev.jgrad.tensor.DType;
+import dev.jgrad.tensor.Generator;
+import dev.jgrad.tensor.Shape;
+import dev.jgrad.tensor.Tensor;
+import dev.jgrad.tensor.TensorIndexException;
+
+import java.util.Arrays;
+
+/** The functional forms of the layers, as {@code torch.nn.functional}: composed of differentiable ops. */
+public final class Functional {
+    private Functional() {
+    }
+
+    /** {@code F.layer_norm}: normalise over the trailing {@code normalizedShape} dims; weight and bias may be null. */
+    public static Variable layerNorm(Variable x, int[] normalizedShape, Variable weight, Variable bias, double eps) {
+        int[] shape = x.shape();
+        int k = normalizedShape.length;
+        boolean fits = k <= shape.length && k > 0
+                && Arrays.equals(Arrays.copyOfRange(shape, shape.length - k, shape.length), normalizedShape);
+        if (!fits) {
+            throw new dev.jgrad.tensor.ShapeException("Given normalized_shape=" + Shape.str(normalizedShape)
+                    + ", expected input with shape [*, " + Shape.str(normalizedShape).substring(1) + ", but got input of size"
+                    + Shape.str(shape));
+        }
+        int[] dims = new int[k];
+        for (int i = 0; i < k; i++) {
+            dims[i] = shape.length - k + i;
+        }
+        Variable centred = x.sub(x.mean(dims, true));
+        Variable var = centred.square().mean(dims, true);
+        Variable y = centred.mul(var.add(eps).rsqrt());
+        if (weight != null) {
+            y = y.mul(weight);
+        }
+        if (bias != null) {
+            y = y.add(bias);
+        }
+        return y;
+    }
+
+    /** {@code F.embedding}: rows of {@code weight} at int64 {@code indices}; the result has shape indices + [dim]. */
+    public static Variable embedding(Tensor indices, Variable weight) {
+        if (indices.dtype() != DType.INT64) {
+            throw new dev.jgrad.tensor.DTypeException("embedding: expected int64 indices, got " + indices.dtype());
+        }
+        int rows = weight.size(0);
+        for (long i : indices.toLongArray()) {
+            if (i < 0 || i >= rows) {
+                throw new TensorIndexException("index out of range in self: embedding index " + i + " but the table has "
+                        + rows + " rows (valid 0.." + (rows - 1) + ")");
+            }
+        }
+        int[] out = Arrays.copyOf(indices.shape(), indices.dim() + 1);
+        out[indices.dim()] = weight.size(1);
+        return weight.indexSelect(0, indices.reshape(-1)).reshape(out);
+    }
+
+    /** {@code F.dropout}: zeroes elements with probability p and scales the rest by 1/(1-p) in training; identity otherwise. */
+    public static Variable dropout(Variable x, double p, boolean training, Generator gen) {
+        if (p < 0 || p > 1) {
+            throw new IllegalArgumentException("dropout probability has to be between 0 and 1, but got " + p);
+        }
+        if (!training || p == 0) {
+            return x;
+        }
+        if (p == 1) {
+            return x.mul(0.0);
+        }
+        Tensor keep = Tensor.rand(gen, x.shape()).ge(p).to(x.dtype()).mul(1.0 / (1.0 - p));
+        return x.mul(Variable.of(keep));
+    }
+}

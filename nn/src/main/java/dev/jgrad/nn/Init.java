@@ -1,0 +1,47 @@
+package dev.jgrad.nn;
+
+import dev.jgrad.tensor.Generator;
+import dev.jgrad.tensor.Tensor;
+
+/**
+ * Parameter initialisation with PyTorch's rules, from a seedable generator. Layers built without an
+ * explicit generator draw from a default one that {@link #manualSeed} resets, as {@code torch.manual_seed}.
+ */
+public final class Init {
+    private static Generator defaultGenerator = new Generator(0);
+
+    private Init() {
+    }
+
+    /** Resets the default generator: the same seed builds the same models. */
+    public static synchronized void manualSeed(long seed) {
+        defaultGenerator = new Generator(seed);
+    }
+
+    public static synchronized Generator defaultGenerator() {
+        return defaultGenerator;
+    }
+
+    /** Uniform in [-bound, bound). */
+    public static Tensor uniform(Generator gen, double bound, int... shape) {
+        return Tensor.uniform(gen, -bound, bound, shape);
+    }
+
+    /**
+     * {@code kaiming_uniform_(w, a=sqrt(5))}, nn.Linear's weight init: gain sqrt(2 / (1 + 5)), bound
+     * gain * sqrt(3 / fan_in), which is 1 / sqrt(fan_in).
+     */
+    public static Tensor kaimingUniform(Generator gen, int fanIn, int... shape) {
+        return uniform(gen, fanIn == 0 ? 0 : 1.0 / Math.sqrt(fanIn), shape);
+    }
+
+    /** {@code xavier_uniform_}: bound sqrt(6 / (fan_in + fan_out)). */
+    public static Tensor xavierUniform(Generator gen, int fanIn, int fanOut, int... shape) {
+        return uniform(gen, Math.sqrt(6.0 / (fanIn + fanOut)), shape);
+    }
+
+    /** Standard normal values times {@code std}. */
+    public static Tensor normal(Generator gen, double std, int... shape) {
+        return Tensor.randn(gen, shape).mul(std);
+    }
+}

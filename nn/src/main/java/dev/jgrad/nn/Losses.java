@@ -1,0 +1,188 @@
+package dev.jgrad.nn;
+
+import dev.jgrad.autograd.Function;
+import dev.jgrad.autograd.Variable;
+import dev.jgrad.tensor.DType;
+import dev.jgrad.tensor.Shape;
+import dev.jgrad.tensor.ShapeException;
+import dev.jgrad.tensor.Tensor;
+import dev.jgrad.tensor.TensorIndexException;
+
+import java.util.Arrays;
+
+/**
+ * Loss functions with PyTorch's formulas. Unlike PyTorch, every loss refuses an input and a target
+ * whose shapes differ: PyTorch only warns when {@code (B,1)} meets {@code (B,)}, then broadcasts them to
+ * {@code (B,B)} and returns the mean over every pair, which trains a model to predict the batch mean.
+ */
+public final class Losses {
+    /** PyTorch's default {@code ignore_index}. */
+    public static final int IGNORE_INDEX = -100;
+
+    private Losses() {
+    }
+
+    /** The refusal of mismatched shapes, with the likely fix. */
+    static void checkSameShape(String loss, Tensor input, Tensor target) {
+        int[] a = input.shape();
+        int[] b = target.shape();
+        if (Arrays.equals(a, b)) {
+            return;
+        }
+        StringBuilder msg = new StringBuilder(loss + ": input shape " + Shape.str(a) + " and target shape " + Shape.str(b) + " differ");
+        int[] bc = null;
+        try {
+            bc = Shape.broadcast(a, b);
+        } catch (ShapeException e) {
+            // not broadcastable: no (B,B) story to tell
+        }
+        if (bc != null) {
+            msg.append("\nPyTorch would broadcast them to ").append(Shape.str(bc)).append(" and average over every pair,"
+                    + " which is almost never what you mean.");
+        }
+        if (a.length == b.length + 1 && a[a.length - 1] == 1 && Arrays.equals(Arrays.copyOf(a, b.length), b)) {
+            msg.append("\nLikely fix: target.unsqueeze(").append(b.length).append(") (or input.squeeze(").append(a.length - 1)
+                    .append(")) so both are ").append(Shape.str(a)).append('.');
+        } else if (b.length == a.length + 1 && b[b.length - 1] == 1 && Arrays.equals(Arrays.copyOf(b, a.length), a)) {
+            msg.append("\nLikely fix: target.squeeze(").append(b.length - 1).append(") (or input.unsqueeze(").append(a.length)
+                    .append(")) so both are ").append(Shape.str(a)).append('.');
+        } else {
+            msg.append("\nReshape one of them so the shapes are equal.");
+        }
+        throw new ShapeException(msg.toString());
+    }
+
+    private static Variable reduce(Variable perElement, Reduction r) {
+        switch (r) {
+            case SUM: return perElement.sum();
+            case MEAN: return perElement.mean();
+            default: return perElement;
+        }
+    }
+
+    public static Variable mseLoss(Variable input, Variable target) {
+        return mseLoss(input, target, Reduction.MEAN);
+    }
+
+    /** {@code F.mse_loss}: mean (or sum, or none) of the squared differences. */
+    public static Variable mseLoss(Variable input, Variable target, Reduction reduction) {
+        checkSameShape("mse_loss", input.data(), target.data());
+        return reduce(input.sub(target).square(), reduction);
+    }
+
+    public static Variable l1Loss(Variable input, Variable target) {
+        return l1Loss(input, target, Reduction.MEAN);
+    }
+
+    /** {@code F.l1_loss}: mean (or sum, or none) of the absolute differences. */
+    public static Variable l1Loss(Variable input, Variable target, Reduction reduction) {
+        checkSameShape("l1_loss", input.data(), target.data());
+        return reduce(input.sub(target).abs(), reduction);
+    }
+
+    public static Variable crossEntropy(Variable input, Tensor target) {
+        return crossEntropy(input, target, Reduction.MEAN, IGNORE_INDEX, 0.0);
+    }
+
+    /**
+     * {@code F.cross_entropy} with class indices: input {@code (N, C)} or {@code (N, C, d...)} (the class dim is 1),
+     * target int64 {@code (N)} or {@code (N, d...)}. Targets equal to {@code ignoreIndex} count for nothing (the
+     * mean divides by the others); {@code labelSmoothing} mixes the target with the uniform distribution.
+     */
+    public static Variable crossEntropy(Variable input, Tensor target, Reduction reduction, int ignoreIndex, double labelSmoothing) {
+        if (labelSmoothing < 0 || labelSmoothing > 1) {
+            throw new IllegalArgumentException("label_smoothing must be between 0.0 and 1.0. Got: " + labelSmoothing);
+        }
+        return classLoss("cross_entropy", input.logSoftmax(input.dim() == 1 ? 0 : 1), input, target, reduction, ignoreIndex, labelSmoothing);
+    }
+
+    public static Variable nllLoss(Variable logProbs, Tensor target) {
+        return nllLoss(logProbs, target, Reduction.MEAN, IGNORE_INDEX);
+    }
+
+    /** {@code F.nll_loss}: the negative log-probability of each target class, from log-probabilities (N, C, ...). */
+    public static Variable nllLoss(Variable logProbs, Tensor target, Reduction reduction, int ignoreIndex) {
+        return classLoss("nll_loss", logProbs, logProbs, target, reduction, ignoreIndex, 0.0);
+    }
+
+    private static Variable classLoss(String name, Variable logp, Variable input, Tensor target, Reduction reduction,
+                                      int ignoreIndex, double smoothing) {
+        if (input.dim() == 0) {
+            throw new ShapeException(name + ": input must have at least 1 dim (C) or (N, C, ...), got a scalar");
+        }
+        if (target.dtype() != DType.INT64) {
+            throw new dev.jgrad.tensor.DTypeException(name + ": expected int64 class indices as the target, got " + target.dtype()
+                    + (target.dtype().isFloating() ? " (class probabilities are not supported; convert indices with .to(DType.INT64))" : ""));
+        }
+        int[] in = input.shape();
+        int classDim = in.length == 1 ? 0 : 1;
+        int classes = in[classDim];
+        int[] expected = new int[in.length - 1];
+        for (int i = 0, j = 0; i < in.length; i++) {
+            if (i != classDim) {
+                expected[j++] = in[i];
+            }
+        }
+        if (!Arrays.equals(expected, target.shape())) {
+            String hint = target.dim() == expected.length + 1 && target.size(-1) == 1
+                    ? "; likely fix: target.squeeze(" + (target.dim() - 1) + ")" : "";
+            throw new ShapeException(name + ": input shape " + Shape.str(in) + " (class dim " + classDim + " of size " + classes
+                    + ") needs a target of shape " + Shape.str(expected) + ", got " + Shape.str(target.shape()) + hint);
+        }
+        long[] t = target.toLongArray();
+        boolean[] valid = new boolean[t.length];
+        long[] safe = new long[t.length];
+        int count = 0;
+        for (int i = 0; i < t.length; i++) {
+            if (t[i] == ignoreIndex) {
+                continue;
+            }
+            if (t[i] < 0 || t[i] >= classes) {
+                throw new TensorIndexException("Target " + t[i] + " is out of bounds. (" + name + " with " + classes
+                        + " classes takes targets 0.." + (classes - 1) + (ignoreIndex < 0 || ignoreIndex >= classes ? " or ignore_index " + ignoreIndex : "") + ")");
+            }
+            valid[i] = true;
+            safe[i] = t[i];
+            count++;
+        }
+        // Classes last, one row per target: (M, C).
+        Variable rows = classDim == 0 ? logp.unsqueeze(0) : logp.movedim(1, -1).reshape(-1, classes);
+        Tensor idx = Tensor.of(safe, safe.length, 1);
+        Tensor keep = Tensor.of(valid, valid.length).to(input.dtype());
+        Variable nll = rows.gather(1, idx).squeeze(1).neg();
+        Variable perTarget = nll;
+        if (smoothing > 0) {
+            Variable uniform = rows.sum(1).neg().div(classes);
+            perTarget = nll.mul(1 - smoothing).add(uniform.mul(smoothing));
+        }
+        perTarget = perTarget.mul(Variable.of(keep));
+        switch (reduction) {
+            case SUM:
+                return perTarget.sum();
+            case MEAN:
+                return perTarget.sum().div(count);
+            default:
+                return perTarget.reshape(target.shape());
+        }
+    }
+
+    public static Variable bceWithLogits(Variable logits, Variable target) {
+        return bceWithLogits(logits, target, Reduction.MEAN);
+    }
+
+    /**
+     * {@code F.binary_cross_entropy_with_logits}, as one fused op: {@code max(x,0) - x*y + log(1 + exp(-|x|))},
+     * finite for logits of any size, with the gradient {@code sigmoid(x) - y}.
+     */
+    public static Variable bceWithLogits(Variable logits, Variable target, Reduction reduction) {
+        checkSameShape("binary_cross_entropy_with_logits", logits.data(), target.data());
+        Tensor x = logits.data();
+        Tensor y = target.data().to(x.dtype());
+        Tensor loss = x.relu().sub(x.mul(y)).add(x.abs().neg().exp().log1p());
+        Variable per = Function.apply("bce_with_logits", loss, new Variable[] {logits, target}, new Tensor[] {x, y},
+                (g, saved, needs) -> new Tensor[] {
+                    needs[0] ? g.mul(saved[0].sigmoid().sub(saved[1])) : null,
+                    needs[1] ? g.mul(saved[0].neg()) : null});
+        return reduce(per, reduction);
+    }
+}

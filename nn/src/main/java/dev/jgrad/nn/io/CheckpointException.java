@@ -1,0 +1,16 @@
+package dev.jgrad.nn.io;
+
+import java.io.IOException;
+
+/** A checkpoint file that cannot be read: missing, truncated, corrupt or of an unsupported kind. The message names the file. */
+public class CheckpointException extends IOException {
+    private static final long serialVersionUID = 1L;
+
+    public CheckpointException(String message) {
+        super(message);
+    }
+
+    public CheckpointException(String message, Throwable cause) {
+        super(message, cause);
+    }
+}

@@ -1,0 +1,75 @@
+package dev.jgrad.nn.optim;
+
+import dev.jgrad.nn.Parameter;
+import dev.jgrad.tensor.Tensor;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@code torch.optim.Adam} (and, with {@code decoupled}, {@link AdamW}): {@code m = b1 m + (1-b1) g},
+ * {@code v = b2 v + (1-b2) g^2}, {@code p -= lr / (1 - b1^t) * m / (sqrt(v) / sqrt(1 - b2^t) + eps)}.
+ * Adam's weight decay is added to the gradient (L2); AdamW's shrinks the parameter, {@code p *= 1 - lr * wd}.
+ */
+public class Adam extends Optimizer {
+    private final double beta1;
+    private final double beta2;
+    private final double eps;
+    private final double weightDecay;
+    private final boolean decoupled;
+
+    public Adam(List<Parameter> params, double lr) {
+        this(params, lr, 0.9, 0.999, 1e-8, 0);
+    }
+
+    public Adam(List<Parameter> params, double lr, double beta1, double beta2, double eps, double weightDecay) {
+        this(params, lr, beta1, beta2, eps, weightDecay, false);
+    }
+
+    protected Adam(List<Parameter> params, double lr, double beta1, double beta2, double eps, double weightDecay, boolean decoupled) {
+        super(params, lr);
+        if (beta1 < 0 || beta1 >= 1 || beta2 < 0 || beta2 >= 1) {
+            throw new IllegalArgumentException("Invalid beta parameters: (" + beta1 + ", " + beta2 + "), each must be in [0, 1)");
+        }
+        if (eps < 0 || weightDecay < 0) {
+            throw new IllegalArgumentException("Invalid epsilon or weight_decay: " + eps + ", " + weightDecay);
+        }
+        this.beta1 = beta1;
+        this.beta2 = beta2;
+        this.eps = eps;
+        this.weightDecay = weightDecay;
+        this.decoupled = decoupled;
+    }
+
+    @Override
+    protected void update(Tensor p, Tensor grad, Map<String, Tensor> s) {
+        double t = bumpStep(s);
+        Tensor m = s.computeIfAbsent("exp_avg", k -> Tensor.zerosLike(p));
+        Tensor v = s.computeIfAbsent("exp_avg_sq", k -> Tensor.zerosLike(p));
+        Tensor g = grad;
+        if (weightDecay != 0) {
+            if (decoupled) {
+                p.muli(1 - lr * weightDecay);
+            } else {
+                g = grad.add(p, weightDecay);
+            }
+        }
+        m.muli(beta1).addi(g, 1 - beta1);
+        v.muli(beta2).addcmuli(g, g, 1 - beta2);
+        double bc1 = 1 - Math.pow(beta1, t);
+        double bc2Sqrt = Math.sqrt(1 - Math.pow(beta2, t));
+        Tensor denom = v.sqrt().div(bc2Sqrt).add(eps);
+        p.addcdivi(m, denom, -lr / bc1);
+    }
+
+    @Override
+    protected Map<String, String> hyperparameters() {
+        Map<String, String> h = new LinkedHashMap<>();
+        h.put("beta1", Double.toString(beta1));
+        h.put("beta2", Double.toString(beta2));
+        h.put("eps", Double.toString(eps));
+        h.put("weight_decay", Double.toString(weightDecay));
+        return h;
+    }
+}

@@ -1,0 +1,16 @@
+package dev.jgrad.nn.optim;
+
+import dev.jgrad.nn.Parameter;
+
+import java.util.List;
+
+/** {@code torch.optim.AdamW}: Adam with decoupled weight decay (default 0.01), {@code p *= 1 - lr * wd} before the update. */
+public class AdamW extends Adam {
+    public AdamW(List<Parameter> params, double lr) {
+        this(params, lr, 0.9, 0.999, 1e-8, 0.01);
+    }
+
+    public AdamW(List<Parameter> params, double lr, double beta1, double beta2, double eps, double weightDecay) {
+        super(params, lr, beta1, beta2, eps, weightDecay, true);
+    }
+}

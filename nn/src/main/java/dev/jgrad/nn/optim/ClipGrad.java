@@ -1,0 +1,37 @@
+package dev.jgrad.nn.optim;
+
+import dev.jgrad.nn.Parameter;
+import dev.jgrad.tensor.DType;
+import dev.jgrad.tensor.Tensor;
+
+import java.util.List;
+
+/** Gradient clipping, as {@code torch.nn.utils.clip_grad_norm_}. */
+public final class ClipGrad {
+    private ClipGrad() {
+    }
+
+    /**
+     * Scales every gradient by {@code maxNorm / (total + 1e-6)} when the global L2 norm of all gradients
+     * exceeds {@code maxNorm}; returns the norm before clipping.
+     */
+    public static double clipGradNorm(List<Parameter> params, double maxNorm) {
+        double sq = 0;
+        for (Parameter p : params) {
+            Tensor g = p.grad();
+            if (g != null) {
+                sq += g.to(DType.FLOAT64).square().sum().item();
+            }
+        }
+        double total = Math.sqrt(sq);
+        double coef = maxNorm / (total + 1e-6);
+        if (coef < 1) {
+            for (Parameter p : params) {
+                if (p.grad() != null) {
+                    p.grad().muli(coef);
+                }
+            }
+        }
+        return total;
+    }
+}

@@ -1,0 +1,68 @@
+package dev.jgrad.nn.optim;
+
+import java.util.function.LongToDoubleFunction;
+
+/**
+ * Learning-rate schedules: call {@link #step()} once per epoch (or per step, as you define it); the
+ * optimizer's rate becomes {@code baseLr * factor(t)}. The factories cover the common shapes.
+ */
+public class LrScheduler {
+    private final Optimizer optimizer;
+    private final double baseLr;
+    private final LongToDoubleFunction factor;
+    private long t;
+
+    public LrScheduler(Optimizer optimizer, LongToDoubleFunction factor) {
+        this.optimizer = optimizer;
+        this.baseLr = optimizer.lr();
+        this.factor = factor;
+        optimizer.setLr(baseLr * factor.applyAsDouble(0));
+    }
+
+    /** {@code StepLR}: multiply by {@code gamma} every {@code stepSize} steps. */
+    public static LrScheduler step(Optimizer opt, int stepSize, double gamma) {
+        if (stepSize <= 0) {
+            throw new IllegalArgumentException("StepLR: step_size must be positive, got " + stepSize);
+        }
+        return new LrScheduler(opt, t -> Math.pow(gamma, t / stepSize));
+    }
+
+    /** {@code CosineAnnealingLR}: from the base rate down to {@code etaMin} over {@code tMax} steps along half a cosine. */
+    public static LrScheduler cosine(Optimizer opt, int tMax, double etaMin) {
+        double base = opt.lr();
+        return new LrScheduler(opt, t -> {
+            double tt = Math.min(t, tMax);
+            return (etaMin + (base - etaMin) * (1 + Math.cos(Math.PI * tt / tMax)) / 2) / base;
+        });
+    }
+
+    /** Linear warm-up from {@code startFactor} of the base rate to all of it over {@code warmupSteps}, then constant. */
+    public static LrScheduler linearWarmup(Optimizer opt, int warmupSteps, double startFactor) {
+        return new LrScheduler(opt, t -> t >= warmupSteps ? 1.0 : startFactor + (1 - startFactor) * t / (double) warmupSteps);
+    }
+
+    /** Linear warm-up, then cosine decay to {@code etaMin} by step {@code total}. */
+    public static LrScheduler warmupCosine(Optimizer opt, int warmupSteps, int total, double etaMin) {
+        double base = opt.lr();
+        return new LrScheduler(opt, t -> {
+            if (t < warmupSteps) {
+                return (t + 1) / (double) warmupSteps;
+            }
+            double progress = Math.min(1.0, (t - warmupSteps) / (double) Math.max(1, total - warmupSteps));
+            return (etaMin + (base - etaMin) * (1 + Math.cos(Math.PI * progress)) / 2) / base;
+        });
+    }
+
+    public void step() {
+        t++;
+        optimizer.setLr(baseLr * factor.applyAsDouble(t));
+    }
+
+    public long lastEpoch() {
+        return t;
+    }
+
+    public double lastLr() {
+        return optimizer.lr();
+    }
+}

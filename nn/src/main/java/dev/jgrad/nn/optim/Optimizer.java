@@ -1,0 +1,154 @@
+package dev.jgrad.nn.optim;
+
+import dev.jgrad.autograd.NoGrad;
+import dev.jgrad.nn.Parameter;
+import dev.jgrad.nn.StateDictException;
+import dev.jgrad.tensor.DType;
+import dev.jgrad.tensor.Shape;
+import dev.jgrad.tensor.Tensor;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The base of the optimizers: a list of parameters, a learning rate that schedulers may change, and
+ * per-parameter state that can be saved and restored, so training resumes to the same numbers.
+ * Updates run with recording off and write into the parameters' data in place.
+ */
+public abstract class Optimizer {
+    protected final List<Parameter> params;
+    protected double lr;
+    /** Per parameter (by position), named state tensors: "momentum_buffer", "exp_avg", ... */
+    protected final List<Map<String, Tensor>> state = new ArrayList<>();
+    protected long steps;
+
+    protected Optimizer(List<Parameter> params, double lr) {
+        if (params.isEmpty()) {
+            throw new IllegalArgumentException("optimizer got an empty parameter list");
+        }
+        if (!(lr >= 0)) {
+            throw new IllegalArgumentException("Invalid learning rate: " + lr);
+        }
+        this.params = new ArrayList<>(params);
+        this.lr = lr;
+        for (int i = 0; i < params.size(); i++) {
+            state.add(new LinkedHashMap<>());
+        }
+    }
+
+    /** One update of every parameter that has a gradient. */
+    public final void step() {
+        steps++;
+        try (NoGrad g = NoGrad.enter()) {
+            for (int i = 0; i < params.size(); i++) {
+                Parameter p = params.get(i);
+                if (p.grad() != null) {
+                    update(p.data(), p.grad(), state.get(i));
+                }
+            }
+        }
+    }
+
+    /** Updates one parameter in place from its gradient and its state. */
+    protected abstract void update(Tensor p, Tensor grad, Map<String, Tensor> state);
+
+    /** Zeroes every parameter's gradient, keeping the buffers. */
+    public void zeroGrad() {
+        for (Parameter p : params) {
+            p.zeroGrad();
+        }
+    }
+
+    public double lr() {
+        return lr;
+    }
+
+    public void setLr(double lr) {
+        this.lr = lr;
+    }
+
+    public List<Parameter> params() {
+        return params;
+    }
+
+    /** The hyperparameters, as strings (saved in a checkpoint's metadata). */
+    protected abstract Map<String, String> hyperparameters();
+
+    /** A copy of the state: tensors named {@code state.<param index>.<name>}, and the hyperparameters and step count as metadata. */
+    public Map<String, Tensor> stateTensors() {
+        Map<String, Tensor> out = new LinkedHashMap<>();
+        for (int i = 0; i < state.size(); i++) {
+            for (Map.Entry<String, Tensor> e : state.get(i).entrySet()) {
+                out.put("state." + i + "." + e.getKey(), e.getValue().clone());
+            }
+        }
+        return out;
+    }
+
+    public Map<String, String> stateMetadata() {
+        Map<String, String> meta = new LinkedHashMap<>(hyperparameters());
+        meta.put("optimizer", getClass().getSimpleName());
+        meta.put("lr", Double.toString(lr));
+        meta.put("steps", Long.toString(steps));
+        meta.put("params", Integer.toString(params.size()));
+        return meta;
+    }
+
+    /**
+     * Restores state saved by {@link #stateTensors()} and {@link #stateMetadata()}. Every entry is checked
+     * (optimizer type, parameter count, names, shapes) before anything changes.
+     */
+    public void loadState(Map<String, Tensor> tensors, Map<String, String> meta) {
+        List<String> problems = new ArrayList<>();
+        if (!getClass().getSimpleName().equals(meta.get("optimizer"))) {
+            problems.add("the state is for optimizer " + meta.get("optimizer") + ", this is " + getClass().getSimpleName());
+        }
+        if (!Integer.toString(params.size()).equals(meta.get("params"))) {
+            problems.add("the state is for " + meta.get("params") + " parameters, this optimizer has " + params.size());
+        }
+        List<Map<String, Tensor>> next = new ArrayList<>();
+        for (int i = 0; i < params.size(); i++) {
+            next.add(new LinkedHashMap<>());
+        }
+        for (Map.Entry<String, Tensor> e : tensors.entrySet()) {
+            String[] parts = e.getKey().split("\\.", 3);
+            int i;
+            try {
+                i = parts.length == 3 && parts[0].equals("state") ? Integer.parseInt(parts[1]) : -1;
+            } catch (NumberFormatException ex) {
+                i = -1;
+            }
+            if (i < 0 || i >= params.size()) {
+                problems.add("unexpected: " + e.getKey());
+                continue;
+            }
+            Tensor t = e.getValue();
+            Tensor p = params.get(i).data();
+            if (t.dim() > 0 && !java.util.Arrays.equals(t.shape(), p.shape())) {
+                problems.add("shape mismatch for " + e.getKey() + ": the file has " + Shape.str(t.shape()) + ", the parameter "
+                        + Shape.str(p.shape()));
+                continue;
+            }
+            next.get(i).put(parts[2], t.dim() > 0 ? t.to(p.dtype()).clone() : t.clone());
+        }
+        if (!problems.isEmpty()) {
+            throw new StateDictException("Error(s) in loading optimizer state:\n  " + String.join("\n  ", problems));
+        }
+        for (int i = 0; i < params.size(); i++) {
+            state.get(i).clear();
+            state.get(i).putAll(next.get(i));
+        }
+        lr = Double.parseDouble(meta.getOrDefault("lr", Double.toString(lr)));
+        steps = Long.parseLong(meta.getOrDefault("steps", "0"));
+    }
+
+    /** A 0-d float64 step counter in a state map. */
+    protected static double bumpStep(Map<String, Tensor> s) {
+        Tensor step = s.computeIfAbsent("step", k -> Tensor.scalar(0, DType.FLOAT64));
+        double v = step.item() + 1;
+        step.fill(v);
+        return v;
+    }
+}
