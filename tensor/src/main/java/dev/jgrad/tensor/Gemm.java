@@ -22,17 +22,24 @@ final class Gemm {
             bo = 0;
             brs = p;
         }
-        for (int i = 0; i < n; i++) {
-            int ci = co + i * crs;
-            int ai = ao + i * ars;
-            for (int kk = 0; kk < k; kk++) {
-                float aik = a[ai + kk * acs];
-                int bk = bo + kk * brs;
-                for (int j = 0; j < p; j++) {
-                    c[ci + j] += aik * b[bk + j];
+        float[] bb = b;
+        int bOff = bo;
+        int bRow = brs;
+        // Rows of C are independent: split them across threads when the product is large enough to pay.
+        int grain = Math.max(1, (1 << 16) / Math.max(1, k * p));
+        Parallel.forRange(n, grain, (lo, hi) -> {
+            for (int i = lo; i < hi; i++) {
+                int ci = co + i * crs;
+                int ai = ao + i * ars;
+                for (int kk = 0; kk < k; kk++) {
+                    float aik = a[ai + kk * acs];
+                    int bk = bOff + kk * bRow;
+                    for (int j = 0; j < p; j++) {
+                        c[ci + j] += aik * bb[bk + j];
+                    }
                 }
             }
-        }
+        });
     }
 
     static void dgemm(int n, int k, int p, double[] a, int ao, int ars, int acs, double[] b, int bo, int brs, int bcs,

@@ -263,6 +263,17 @@ final class Kernels {
                     o[oo + i * os] = (float) (1.0 / (1.0 + Math.exp(-a[ao + i * as])));
                 }
                 return;
+            case GELU:
+                for (int i = 0; i < n; i++) {
+                    double v = a[ao + i * as];
+                    o[oo + i * os] = (float) (0.5 * v * (1.0 + MathFns.erfFloat(v * MathFns.INV_SQRT_2)));
+                }
+                return;
+            case ERF:
+                for (int i = 0; i < n; i++) {
+                    o[oo + i * os] = (float) MathFns.erfFloat(a[ao + i * as]);
+                }
+                return;
             default:
                 for (int i = 0; i < n; i++) {
                     o[oo + i * os] = (float) op.apply(a[ao + i * as]);

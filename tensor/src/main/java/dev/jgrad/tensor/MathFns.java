@@ -8,6 +8,15 @@ public final class MathFns {
     static final double INV_SQRT_2 = 1.0 / Math.sqrt(2.0);
     static final double INV_SQRT_2PI = 1.0 / Math.sqrt(2.0 * Math.PI);
 
+    /** 2 / (2n + 1) for the series of {@link #erf}: multiplications instead of divisions in the loop. */
+    private static final double[] SERIES = new double[120];
+
+    static {
+        for (int n = 1; n < SERIES.length; n++) {
+            SERIES[n] = 2.0 / (2 * n + 1);
+        }
+    }
+
     private MathFns() {
     }
 
@@ -25,8 +34,8 @@ public final class MathFns {
             double x2 = x * x;
             double term = ax;
             double sum = ax;
-            for (int n = 1; n < 200; n++) {
-                term *= 2 * x2 / (2 * n + 1);
+            for (int n = 1; n < SERIES.length; n++) {
+                term *= x2 * SERIES[n];
                 sum += term;
                 if (term < sum * 1e-17) {
                     break;
@@ -36,6 +45,26 @@ public final class MathFns {
             return x < 0 ? -r : r;
         }
         double r = 1.0 - erfcLarge(ax);
+        return x < 0 ? -r : r;
+    }
+
+    /**
+     * erf to float precision, several times cheaper than {@link #erf}: the Taylor series below |x| = 0.5
+     * (relative error under 1e-8 there) and Abramowitz and Stegun's formula 7.1.26 above (absolute error
+     * under 1.5e-7, where erf is at least 0.52). Float32 kernels use it; float64 ones use {@link #erf}.
+     */
+    public static double erfFloat(double x) {
+        double ax = Math.abs(x);
+        if (ax < 0.5) {
+            double x2 = x * x;
+            return TWO_OVER_SQRT_PI * x * (1 - x2 * (1.0 / 3 - x2 * (1.0 / 10 - x2 * (1.0 / 42 - x2 * (1.0 / 216 - x2 / 1320)))));
+        }
+        if (ax > 6) {
+            return Math.copySign(1.0, x);
+        }
+        double t = 1 / (1 + 0.3275911 * ax);
+        double poly = t * (0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 + t * 1.061405429))));
+        double r = 1 - poly * Math.exp(-ax * ax);
         return x < 0 ? -r : r;
     }
 

@@ -60,6 +60,18 @@ class ElementwiseTest {
     }
 
     @Test
+    void floatErfIsAccurateToFloatPrecisionEverywhere() {
+        for (double x = -7; x <= 7; x += 0.001) {
+            double exact = MathFns.erf(x);
+            double fast = MathFns.erfFloat(x);
+            assertEquals(exact, fast, 2e-7 + 1e-6 * Math.abs(exact), "erf(" + x + ")");
+        }
+        for (double x = 1e-12; x < 0.5; x *= 3) {
+            assertEquals(MathFns.erf(x), MathFns.erfFloat(x), 1e-7 * MathFns.erf(x), "relative accuracy near 0 at " + x);
+        }
+    }
+
+    @Test
     void whereBroadcastsAllThreeAndMaskedFillTakesBoolOnly() {
         Tensor c = Tensor.of(new boolean[] {true, false, true}, 3, 1);
         Tensor a = Tensor.of(1f, 2f);

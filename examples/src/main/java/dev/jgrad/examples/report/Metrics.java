@@ -1,0 +1,109 @@
+package dev.jgrad.examples.report;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+/** The logged losses of a run: one row per logged step, written as {@code metrics.csv} with header {@code step,epoch,series,split,loss}. */
+public final class Metrics {
+    public static final String HEADER = "step,epoch,series,split,loss";
+    private static final List<String> COLUMNS = List.of("step", "epoch", "series", "split", "loss");
+
+    /** One logged loss. */
+    public record Row(long step, int epoch, String series, String split, double loss) {
+    }
+
+    private final List<Row> rows = new ArrayList<>();
+
+    public synchronized void add(long step, int epoch, String series, String split, double loss) {
+        rows.add(new Row(step, epoch, series, split, loss));
+    }
+
+    public synchronized List<Row> rows() {
+        return Collections.unmodifiableList(new ArrayList<>(rows));
+    }
+
+    /** The (series, split) pairs in the order they first appear, as "series/split". */
+    public synchronized Set<String> curves() {
+        Set<String> s = new LinkedHashSet<>();
+        for (Row r : rows) {
+            s.add(r.series() + "/" + r.split());
+        }
+        return s;
+    }
+
+    /** The last loss logged for a series and split, or NaN. */
+    public synchronized double last(String series, String split) {
+        for (int i = rows.size() - 1; i >= 0; i--) {
+            Row r = rows.get(i);
+            if (r.series().equals(series) && r.split().equals(split)) {
+                return r.loss();
+            }
+        }
+        return Double.NaN;
+    }
+
+    public synchronized String toCsv() {
+        StringBuilder sb = new StringBuilder(HEADER).append('\n');
+        for (Row r : rows) {
+            sb.append(r.step()).append(',').append(r.epoch()).append(',').append(r.series()).append(',').append(r.split())
+                    .append(',').append(String.format(Locale.ROOT, "%.8g", r.loss())).append('\n');
+        }
+        return sb.toString();
+    }
+
+    /**
+     * Reads a metrics file; the columns may come in any order, but all five must be there. Problems are
+     * {@link IllegalArgumentException}s that name the file, the line and what is wrong.
+     */
+    public static Metrics read(Path path) throws IOException {
+        List<String> lines;
+        try {
+            lines = Files.readAllLines(path, StandardCharsets.UTF_8);
+        } catch (NoSuchFileException e) {
+            throw new IllegalArgumentException("metrics file not found: " + path);
+        }
+        if (lines.isEmpty()) {
+            throw new IllegalArgumentException(path + " is empty; expected the header " + HEADER);
+        }
+        String[] header = lines.get(0).trim().split(",", -1);
+        int[] at = new int[COLUMNS.size()];
+        List<String> missing = new ArrayList<>();
+        for (int c = 0; c < COLUMNS.size(); c++) {
+            at[c] = List.of(header).indexOf(COLUMNS.get(c));
+            if (at[c] < 0) {
+                missing.add(COLUMNS.get(c));
+            }
+        }
+        if (!missing.isEmpty()) {
+            throw new IllegalArgumentException(path + " lacks the column(s) " + String.join(", ", missing)
+                    + "; expected the header " + HEADER + ", found " + lines.get(0).trim());
+        }
+        Metrics m = new Metrics();
+        for (int i = 1; i < lines.size(); i++) {
+            String line = lines.get(i).trim();
+            if (line.isEmpty()) {
+                continue;
+            }
+            String[] f = line.split(",", -1);
+            if (f.length != header.length) {
+                throw new IllegalArgumentException(path + " line " + (i + 1) + " has " + f.length + " fields, the header " + header.length);
+            }
+            try {
+                m.add(Long.parseLong(f[at[0]].trim()), Integer.parseInt(f[at[1]].trim()), f[at[2]].trim(), f[at[3]].trim(),
+                        Double.parseDouble(f[at[4]].trim()));
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException(path + " line " + (i + 1) + ": " + e.getMessage());
+            }
+        }
+        return m;
+    }
+}

@@ -1,0 +1,106 @@
+package dev.jgrad.examples.train;
+
+import dev.jgrad.examples.cli.UserError;
+import dev.jgrad.examples.report.LossChart;
+import dev.jgrad.examples.report.Metrics;
+import dev.jgrad.nn.Checkpoint;
+import dev.jgrad.nn.Module;
+import dev.jgrad.nn.io.AtomicFile;
+import dev.jgrad.nn.io.CheckpointException;
+import dev.jgrad.nn.io.Json;
+import dev.jgrad.nn.optim.Optimizer;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/** What every run leaves in its folder: metrics.csv, loss.png, summary.json, model.safetensors and optimizer.safetensors. */
+final class RunFiles {
+    static final String MODEL = "model.safetensors";
+    static final String OPTIMIZER = "optimizer.safetensors";
+
+    private RunFiles() {
+    }
+
+    static void writeMetricsAndChart(Path dir, Metrics metrics, String title, String subtitle) {
+        try {
+            AtomicFile.writeString(dir.resolve("metrics.csv"), metrics.toCsv());
+            LossChart.write(metrics, title, subtitle, dir.resolve("loss.png"));
+        } catch (IOException e) {
+            throw new UserError("cannot write the metrics or chart in " + dir + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** {"example", "seed", "seconds", "series": {name: {...}}}. */
+    static void writeSummary(Path dir, String example, long seed, double seconds, Map<String, Map<String, Object>> series) {
+        Map<String, Object> s = new LinkedHashMap<>();
+        s.put("example", example);
+        s.put("seed", seed);
+        s.put("seconds", Math.round(seconds * 1000) / 1000.0);
+        s.put("series", finite(series));
+        try {
+            AtomicFile.writeString(dir.resolve("summary.json"), Json.writePretty(s));
+        } catch (IOException e) {
+            throw new UserError("cannot write " + dir.resolve("summary.json") + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** JSON has no NaN: a value that was never measured (no epoch ran) is written as null. */
+    @SuppressWarnings("unchecked")
+    private static Object finite(Object v) {
+        if (v instanceof Double && !Double.isFinite((Double) v)) {
+            return null;
+        }
+        if (v instanceof Map) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            ((Map<String, Object>) v).forEach((k, x) -> m.put(k, finite(x)));
+            return m;
+        }
+        return v;
+    }
+
+    static void saveCheckpoint(Path dir, Module model, Optimizer opt, Map<String, String> metadata) {
+        try {
+            Checkpoint.save(model, dir.resolve(MODEL), metadata);
+            Checkpoint.saveOptimizer(opt, dir.resolve(OPTIMIZER));
+        } catch (IOException e) {
+            throw new UserError("cannot save the checkpoint in " + dir + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Loads {@code --resume CHECKPOINT} into the model, and the optimizer state saved beside it if there is
+     * one. A missing, corrupt or ill-fitting file is a user error (exit 2) and leaves the model untouched.
+     */
+    static String resume(Path checkpoint, Module model, Optimizer opt) {
+        if (checkpoint == null) {
+            return null;
+        }
+        try {
+            Checkpoint.load(model, checkpoint);
+            Path optState = checkpoint.toAbsolutePath().resolveSibling(OPTIMIZER);
+            if (opt != null && Files.exists(optState)) {
+                Checkpoint.loadOptimizer(opt, optState);
+                return "resumed from " + checkpoint + " (with the optimizer state beside it)";
+            }
+            return "resumed from " + checkpoint;
+        } catch (CheckpointException e) {
+            throw new UserError("--resume: " + oneLine(e.getMessage(), 4), e);
+        }
+    }
+
+    /** A multi-line report as one line: its first line, then up to {@code max} detail lines joined by "; ". */
+    static String oneLine(String message, int max) {
+        String[] lines = message.split("\n");
+        StringBuilder sb = new StringBuilder(lines[0].trim());
+        for (int i = 1; i < lines.length && i <= max; i++) {
+            sb.append(i == 1 ? " " : "; ").append(lines[i].trim());
+        }
+        if (lines.length - 1 > max) {
+            sb.append("; and ").append(lines.length - 1 - max).append(" more");
+        }
+        return sb.toString();
+    }
+}

@@ -1,0 +1,114 @@
+package dev.jgrad.examples.train;
+
+import dev.jgrad.autograd.NoGrad;
+import dev.jgrad.autograd.Variable;
+import dev.jgrad.examples.cli.UserError;
+import dev.jgrad.examples.report.BoundaryChart;
+import dev.jgrad.examples.report.Metrics;
+import dev.jgrad.nn.Init;
+import dev.jgrad.nn.Linear;
+import dev.jgrad.nn.Losses;
+import dev.jgrad.nn.Sequential;
+import dev.jgrad.nn.Tanh;
+import dev.jgrad.nn.data.DataLoader;
+import dev.jgrad.nn.data.TensorDataset;
+import dev.jgrad.nn.optim.Adam;
+import dev.jgrad.nn.optim.Optimizer;
+import dev.jgrad.tensor.DType;
+import dev.jgrad.tensor.Generator;
+import dev.jgrad.tensor.Tensor;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+
+/** Two interleaved spirals, one per class, separated by an MLP trained with cross-entropy; draws the decision boundary. */
+public final class SpiralsExample {
+    static final int TRAIN = 1000;
+    static final int TEST = 500;
+    static final double TURNS = 1.5;
+    static final double NOISE = 0.03;
+
+    public record Outcome(double accuracy, double finalLoss, Path dir) {
+    }
+
+    private SpiralsExample() {
+    }
+
+    /** Points (n, 2) and labels (n) of two spirals, each 1.5 turns, the second rotated by half a turn. */
+    static Tensor[] spirals(Generator g, int n) {
+        float[] xy = new float[2 * n];
+        long[] label = new long[n];
+        for (int i = 0; i < n; i++) {
+            int c = i % 2;
+            double t = 0.08 + 0.92 * Math.sqrt(g.nextDouble());
+            double theta = t * TURNS * 2 * Math.PI + c * Math.PI;
+            xy[2 * i] = (float) (t * Math.cos(theta) + NOISE * g.nextGaussian());
+            xy[2 * i + 1] = (float) (t * Math.sin(theta) + NOISE * g.nextGaussian());
+            label[i] = c;
+        }
+        return new Tensor[] {Tensor.of(xy, n, 2), Tensor.of(label, n)};
+    }
+
+    static double accuracy(Sequential model, Tensor x, Tensor y) {
+        try (NoGrad g = NoGrad.enter()) {
+            Tensor pred = model.forward(Variable.of(x)).data().argmax(1, false);
+            return pred.eq(y).to(DType.FLOAT64).mean().item();
+        }
+    }
+
+    public static Outcome run(TrainOptions o, PrintStream out) {
+        long started = System.nanoTime();
+        int epochs = o.epochs(150);
+        int batch = o.batchSize(64);
+        double lr = o.lr(1e-2);
+        Path dir = RunDirectory.prepare(o.out, "mlp");
+        Generator g = new Generator(o.seed());
+        Tensor[] train = spirals(g, TRAIN);
+        Tensor[] test = spirals(g, TEST);
+        Init.manualSeed(o.seed());
+        Generator init = new Generator(o.seed() + 1);
+        Sequential model = new Sequential(new Linear(2, 64, true, init), new Tanh(), new Linear(64, 64, true, init), new Tanh(),
+                new Linear(64, 2, true, init));
+        Optimizer opt = new Adam(model.parameters(), lr);
+        String resumed = RunFiles.resume(o.resume(), model, opt);
+        out.println("jgrad train mlp: two spirals of " + TURNS + " turns, " + TRAIN + " training and " + TEST + " held-out points;"
+                + " MLP 2-64-64-2, cross-entropy, Adam lr " + lr + ", batch " + batch + ", " + epochs + " epochs"
+                + (resumed == null ? "" : "; " + resumed));
+        Metrics metrics = new Metrics();
+        DataLoader loader = new DataLoader(new TensorDataset(train), batch, true, o.seed(), false);
+        Trainer.fit("train", opt, loader, epochs,
+                b -> Losses.crossEntropy(model.forward(Variable.of(b.get(0))), b.get(1)),
+                () -> {
+                    try (NoGrad ng = NoGrad.enter()) {
+                        return Losses.crossEntropy(model.forward(Variable.of(test[0])), test[1]).item();
+                    }
+                }, metrics, new Progress("mlp", epochs, loader.batches()), 0);
+        double acc = accuracy(model, test[0], test[1]);
+        double seconds = (System.nanoTime() - started) / 1e9;
+        out.printf(Locale.ROOT, "held-out accuracy %.1f%%%n", 100 * acc);
+        String subtitle = String.format(Locale.ROOT, "held-out accuracy %.1f%%  (seed %d)", 100 * acc, o.seed());
+        RunFiles.writeMetricsAndChart(dir, metrics, "mlp: two spirals, cross-entropy", subtitle);
+        try {
+            BoundaryChart.write(x -> {
+                try (NoGrad ng = NoGrad.enter()) {
+                    return model.forward(Variable.of(x)).data().softmax(1).select(1, 1);
+                }
+            }, test[0], test[1], "two spirals: decision boundary", subtitle, dir.resolve("boundary.png"));
+        } catch (IOException e) {
+            throw new UserError("cannot write " + dir.resolve("boundary.png") + ": " + e.getMessage(), e);
+        }
+        Map<String, Object> s = new LinkedHashMap<>();
+        s.put("final_loss", metrics.last("train", "train"));
+        s.put("val_loss", metrics.last("train", "val"));
+        s.put("accuracy", acc);
+        RunFiles.writeSummary(dir, "mlp", o.seed(), seconds, Map.of("train", s));
+        RunFiles.saveCheckpoint(dir, model, opt, Map.of("example", "mlp", "seed", Long.toString(o.seed())));
+        out.println("Wrote " + dir + "/{metrics.csv, loss.png, boundary.png, summary.json, model.safetensors, optimizer.safetensors} in "
+                + String.format(Locale.ROOT, "%.1f", seconds) + " s");
+        return new Outcome(acc, metrics.last("train", "train"), dir);
+    }
+}

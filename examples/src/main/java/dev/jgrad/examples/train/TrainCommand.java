@@ -1,0 +1,82 @@
+package dev.jgrad.examples.train;
+
+import dev.jgrad.tensor.Parallel;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+import java.util.concurrent.Callable;
+
+/** {@code jgrad train EXAMPLE [flags]}: the example trainers. */
+@Command(name = "train", mixinStandardHelpOptions = true,
+        description = "Train one of the examples and leave metrics.csv, loss.png, summary.json and model.safetensors in --out.",
+        subcommands = {TrainCommand.Regression.class, TrainCommand.Attention.class, TrainCommand.Mlp.class})
+public final class TrainCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        throw new ParameterException(spec.commandLine(), "name the example to train: " + String.join(", ", spec.subcommands().keySet()));
+    }
+
+    /** Applies the flags every example shares. */
+    static void setUp(TrainOptions o, CommandSpec spec) {
+        o.validate(spec);
+        if (o.threads != null) {
+            Parallel.setThreads(o.threads);
+        }
+    }
+
+    @Command(name = "regression", mixinStandardHelpOptions = true,
+            description = {"The (B,1) - (B,) loss bug beside its fix: an MLP trained twice from the same initialisation,",
+                "once with the loss that silently broadcasts to (B,B) and once with the shapes fixed."})
+    static final class Regression implements Callable<Integer> {
+        @Mixin
+        TrainOptions options;
+        @Spec
+        CommandSpec spec;
+
+        @Override
+        public Integer call() {
+            setUp(options, spec);
+            RegressionExample.run(options, System.out);
+            return 0;
+        }
+    }
+
+    @Command(name = "attention", mixinStandardHelpOptions = true,
+            description = {"A small transformer (embeddings, causal self-attention with a key padding mask, MLP, LayerNorm)",
+                "learns to output, at each position of a variable-length sequence, the token k steps earlier."})
+    static final class Attention implements Callable<Integer> {
+        @Mixin
+        TrainOptions options;
+        @Spec
+        CommandSpec spec;
+
+        @Override
+        public Integer call() {
+            setUp(options, spec);
+            AttentionExample.run(options, System.out);
+            return 0;
+        }
+    }
+
+    @Command(name = "mlp", mixinStandardHelpOptions = true,
+            description = "An MLP classifies two interleaved spirals with cross-entropy, and draws its decision boundary.")
+    static final class Mlp implements Callable<Integer> {
+        @Mixin
+        TrainOptions options;
+        @Spec
+        CommandSpec spec;
+
+        @Override
+        public Integer call() {
+            setUp(options, spec);
+            SpiralsExample.run(options, System.out);
+            return 0;
+        }
+    }
+}

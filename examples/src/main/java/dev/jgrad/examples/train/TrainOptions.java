@@ -1,0 +1,76 @@
+package dev.jgrad.examples.train;
+
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+
+import java.nio.file.Path;
+
+/** The flags every trainer takes. Absent values fall back to the example's own defaults. */
+public final class TrainOptions {
+    @Option(names = "--out", paramLabel = "DIR", description = "where the run's files go (default: a new folder under runs/)")
+    Path out;
+
+    @Option(names = "--epochs", paramLabel = "N", description = "passes over the training data")
+    Integer epochs;
+
+    @Option(names = "--batch-size", paramLabel = "N", description = "samples per step")
+    Integer batchSize;
+
+    @Option(names = "--lr", paramLabel = "RATE", description = "learning rate")
+    Double lr;
+
+    @Option(names = "--seed", paramLabel = "S", defaultValue = "0", description = "seed for data, initialisation and shuffling (default: ${DEFAULT-VALUE}); the same seed gives the same numbers")
+    long seed;
+
+    @Option(names = "--threads", paramLabel = "N", description = "threads for the kernels (default: all cores)")
+    Integer threads;
+
+    @Option(names = "--resume", paramLabel = "CHECKPOINT", description = "start from a saved model.safetensors (and the optimizer.safetensors beside it)")
+    Path resume;
+
+    /** Refuses values no run can use, as a usage error (exit code 2). */
+    void validate(CommandSpec spec) {
+        if (epochs != null && epochs < 0) {
+            throw new ParameterException(spec.commandLine(), "--epochs must be 0 or more, got " + epochs);
+        }
+        if (batchSize != null && batchSize < 1) {
+            throw new ParameterException(spec.commandLine(), "--batch-size must be at least 1, got " + batchSize);
+        }
+        if (lr != null && !(lr > 0 && Double.isFinite(lr))) {
+            throw new ParameterException(spec.commandLine(), "--lr must be a positive number, got " + lr);
+        }
+        if (threads != null && threads < 1) {
+            throw new ParameterException(spec.commandLine(), "--threads must be at least 1, got " + threads);
+        }
+    }
+
+    int epochs(int dflt) {
+        return epochs == null ? dflt : epochs;
+    }
+
+    int batchSize(int dflt) {
+        return batchSize == null ? dflt : batchSize;
+    }
+
+    double lr(double dflt) {
+        return lr == null ? dflt : lr;
+    }
+
+    public long seed() {
+        return seed;
+    }
+
+    public Path resume() {
+        return resume;
+    }
+
+    /** Options for tests and programs: {@code TrainOptions.of(out, epochs, seed)}. */
+    public static TrainOptions of(Path out, Integer epochs, long seed) {
+        TrainOptions o = new TrainOptions();
+        o.out = out;
+        o.epochs = epochs;
+        o.seed = seed;
+        return o;
+    }
+}

@@ -1,0 +1,157 @@
+package dev.jgrad.examples.train;
+
+import dev.jgrad.examples.cli.Main;
+import dev.jgrad.nn.io.Json;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import javax.imageio.ImageIO;
+import java.awt.image.BufferedImage;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Each example in a short configuration: its outcome, the files it leaves, and what bad input gets. */
+class ExamplesTest {
+    @TempDir
+    Path tmp;
+
+    private static final PrintStream QUIET = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> summary(Path dir) throws IOException {
+        return (Map<String, Object>) Json.parse(Files.readString(dir.resolve("summary.json")));
+    }
+
+    private static void assertRunFiles(Path dir, String example, List<String> series) throws IOException {
+        List<String> csv = Files.readAllLines(dir.resolve("metrics.csv"));
+        assertEquals("step,epoch,series,split,loss", csv.get(0));
+        assertTrue(csv.size() > 2);
+        byte[] png = Files.readAllBytes(dir.resolve("loss.png"));
+        assertArrayEquals(new byte[] {(byte) 0x89, 'P', 'N', 'G'}, java.util.Arrays.copyOf(png, 4), "loss.png is a PNG");
+        BufferedImage img = ImageIO.read(dir.resolve("loss.png").toFile());
+        assertTrue(img.getWidth() >= 600 && img.getHeight() >= 400);
+        Map<String, Object> s = summary(dir);
+        assertEquals(example, s.get("example"));
+        assertTrue(s.get("seed") instanceof Long);
+        assertTrue(((Number) s.get("seconds")).doubleValue() > 0);
+        @SuppressWarnings("unchecked")
+        Map<String, Object> ser = (Map<String, Object>) s.get("series");
+        assertEquals(series, List.copyOf(ser.keySet()));
+        assertTrue(Files.size(dir.resolve("model.safetensors")) > 100);
+        assertTrue(Files.size(dir.resolve("optimizer.safetensors")) > 100);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static double stat(Map<String, Object> summary, String series, String key) {
+        return ((Number) ((Map<String, Object>) ((Map<String, Object>) summary.get("series")).get(series)).get(key)).doubleValue();
+    }
+
+    @Test
+    void regressionShowsTheBugBesideTheFix() throws IOException {
+        Path dir = tmp.resolve("reg");
+        ByteArrayOutputStream printed = new ByteArrayOutputStream();
+        RegressionExample.Outcome r = RegressionExample.run(TrainOptions.of(dir, 30, 0), new PrintStream(printed, true, StandardCharsets.UTF_8));
+        assertTrue(r.buggyR2() < 0.2, "buggy R² " + r.buggyR2());
+        assertTrue(r.fixedR2() > 0.9, "fixed R² " + r.fixedR2());
+        assertRunFiles(dir, "regression", List.of("buggy", "fixed"));
+        assertEquals(r.fixedR2(), stat(summary(dir), "fixed", "r2"), 1e-12);
+        String out = printed.toString(StandardCharsets.UTF_8);
+        assertTrue(out.contains("-> [64, 64]") && out.contains("mse_loss: input shape [64, 1] and target shape [64] differ")
+                && out.contains("strict broadcasting: sub stretches both operands to [64, 64]"), out);
+    }
+
+    @Test
+    void theSameSeedGivesTheSameNumbers() throws IOException {
+        RegressionExample.run(TrainOptions.of(tmp.resolve("a"), 3, 7), QUIET);
+        RegressionExample.run(TrainOptions.of(tmp.resolve("b"), 3, 7), QUIET);
+        assertEquals(Files.readString(tmp.resolve("a/metrics.csv")), Files.readString(tmp.resolve("b/metrics.csv")));
+        assertArrayEquals(Files.readAllBytes(tmp.resolve("a/model.safetensors")), Files.readAllBytes(tmp.resolve("b/model.safetensors")));
+    }
+
+    @Test
+    void attentionLearnsToLookBack() throws IOException {
+        Path dir = tmp.resolve("att");
+        AttentionExample.Outcome r = AttentionExample.run(TrainOptions.of(dir, 3, 0), QUIET);
+        assertTrue(r.accuracy() >= 0.95, "accuracy " + r.accuracy());
+        assertRunFiles(dir, "attention", List.of("train"));
+        assertEquals(r.accuracy(), stat(summary(dir), "train", "accuracy"), 1e-12);
+    }
+
+    @Test
+    void mlpSeparatesTheSpiralsAndDrawsTheBoundary() throws IOException {
+        Path dir = tmp.resolve("mlp");
+        SpiralsExample.Outcome r = SpiralsExample.run(TrainOptions.of(dir, 120, 0), QUIET);
+        assertTrue(r.accuracy() >= 0.95, "accuracy " + r.accuracy());
+        assertRunFiles(dir, "mlp", List.of("train"));
+        assertTrue(ImageIO.read(dir.resolve("boundary.png").toFile()).getWidth() > 500);
+    }
+
+    @Test
+    void resumeContinuesFromACheckpoint() throws IOException {
+        Path first = tmp.resolve("first");
+        SpiralsExample.run(TrainOptions.of(first, 40, 0), QUIET);
+        TrainOptions o = TrainOptions.of(tmp.resolve("second"), 0, 0);
+        o.resume = first.resolve("model.safetensors");
+        SpiralsExample.Outcome resumed = SpiralsExample.run(o, QUIET);
+        assertEquals(stat(summary(first), "train", "accuracy"), resumed.accuracy(), 1e-12, "zero more epochs reproduce the saved model");
+    }
+
+    @Test
+    void badInputExitsTwoWithoutTouchingGoodFiles() throws IOException {
+        assertEquals(2, Main.run("train", "no-such-example"));
+        assertEquals(2, Main.run("train"));
+        assertEquals(2, Main.run("train", "regression", "--epochs", "-1", "--out", tmp.resolve("x").toString()));
+        assertEquals(2, Main.run("train", "regression", "--epochs", "many"));
+        assertEquals(2, Main.run("train", "mlp", "--lr", "0"));
+        Path file = tmp.resolve("a-file");
+        Files.writeString(file, "keep me");
+        assertEquals(2, Main.run("train", "mlp", "--epochs", "1", "--out", file.toString()));
+        assertEquals("keep me", Files.readString(file));
+        assertEquals(2, Main.run("train", "mlp", "--epochs", "1", "--out", tmp.resolve("r1").toString(),
+                "--resume", tmp.resolve("missing.safetensors").toString()));
+        Path corrupt = tmp.resolve("corrupt.safetensors");
+        Files.write(corrupt, new byte[] {8, 0, 0, 0, 0, 0, 0, 0, '{', '}'});
+        assertEquals(2, Main.run("train", "mlp", "--epochs", "1", "--out", tmp.resolve("r2").toString(), "--resume", corrupt.toString()));
+        Path wrongModel = tmp.resolve("reg");
+        RegressionExample.run(TrainOptions.of(wrongModel, 1, 0), QUIET);
+        assertEquals(2, Main.run("train", "mlp", "--epochs", "1", "--out", tmp.resolve("r3").toString(),
+                "--resume", wrongModel.resolve("model.safetensors").toString()));
+    }
+
+    @Test
+    void plotRedrawsAChartAndRefusesAFileWithoutTheColumns() throws IOException {
+        Path dir = tmp.resolve("reg");
+        RegressionExample.run(TrainOptions.of(dir, 2, 0), QUIET);
+        Path png = tmp.resolve("again.png");
+        assertEquals(0, Main.run("plot", dir.resolve("metrics.csv").toString(), "--out", png.toString()));
+        assertTrue(ImageIO.read(png.toFile()).getWidth() > 0);
+        Path bad = tmp.resolve("bad.csv");
+        Files.writeString(bad, "step,loss\n1,0.5\n");
+        assertEquals(2, Main.run("plot", bad.toString()));
+        assertEquals(2, Main.run("plot", tmp.resolve("nope.csv").toString()));
+    }
+
+    @Test
+    void progressIsPlainLinesWhenNotATerminal() {
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        Progress p = new Progress("demo", 2, 3, new PrintStream(err, true, StandardCharsets.UTF_8), false);
+        p.startEpoch(1);
+        p.step(1.0);
+        p.step(0.5);
+        p.step(0.0);
+        p.endEpoch("val 0.2500");
+        String s = err.toString(StandardCharsets.UTF_8);
+        assertTrue(s.startsWith("demo epoch 1/2  train 0.5000  val 0.2500"), s);
+        assertTrue(!s.contains("\r"));
+    }
+}
