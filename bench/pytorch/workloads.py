@@ -1,0 +1,117 @@
+#!/usr/bin/env python3
+"""The benchmark workloads of DESIGN.md (W1-W7) in PyTorch, with the same keys and units as
+`./jgrad bench --json`, for a side-by-side comparison on one machine.
+
+usage: python3 bench/pytorch/workloads.py [--threads N] [--quick] > P.json
+
+Needs torch (Debian: apt-get install python3-torch libopenblas0-pthread). Where the python3 on PATH
+lacks torch but the system's /usr/bin/python3 has it, the script re-runs itself with that one.
+"""
+import json
+import os
+import statistics
+import sys
+import time
+
+try:
+    import torch
+except ImportError:
+    system = "/usr/bin/python3"
+    if os.path.realpath(sys.executable) != os.path.realpath(system) and os.path.exists(system) \
+            and os.environ.get("JGRAD_BENCH_REEXEC") != "1":
+        os.environ["JGRAD_BENCH_REEXEC"] = "1"
+        os.execv(system, [system] + sys.argv)
+    sys.exit("workloads.py: torch is not installed (Debian: apt-get install python3-torch libopenblas0-pthread)")
+
+
+def timed(fn, seconds, repeats):
+    """Median seconds per call of fn over `repeats` batches, each running about `seconds`."""
+    for _ in range(3):
+        fn()
+    t0 = time.perf_counter()
+    n = 0
+    while time.perf_counter() - t0 < 0.2:
+        fn()
+        n += 1
+    per_batch = max(1, int(n * seconds / 0.2))
+    samples = []
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        for _ in range(per_batch):
+            fn()
+        samples.append((time.perf_counter() - t0) / per_batch)
+    return statistics.median(samples)
+
+
+def main(argv):
+    threads = os.cpu_count()
+    quick = "--quick" in argv
+    if "--threads" in argv:
+        threads = int(argv[argv.index("--threads") + 1])
+    torch.set_num_threads(threads)
+    torch.manual_seed(0)
+    seconds, repeats = (0.3, 5) if quick else (1.0, 7)
+    out = {}
+
+    for n in (128, 256, 512, 1024):
+        a = torch.randn(n, n)
+        b = torch.randn(n, n)
+        t = timed(lambda: torch.matmul(a, b), seconds, repeats)
+        out[f"W1.matmul.{n}.gflops"] = 2 * n ** 3 / t / 1e9
+
+    x = torch.randn(1024, 1024)
+    v = torch.randn(1024)
+    out["W2.broadcast_add.1024x1024+1024.ms"] = timed(lambda: x + v, seconds, repeats) * 1e3
+    p = torch.randn(256, 1, 64)
+    q = torch.randn(1, 256, 64)
+    out["W2.outer_sub.256x1x64-1x256x64.ms"] = timed(lambda: p - q, seconds, repeats) * 1e3
+    out["W3.sum_dim1_keepdim.1024x1024.ms"] = timed(lambda: x.sum(dim=1, keepdim=True), seconds, repeats) * 1e3
+    s = torch.randn(256, 1024)
+    out["W4.softmax.256x1024.ms"] = timed(lambda: torch.softmax(s, dim=-1), seconds, repeats) * 1e3
+
+    mlp = torch.nn.Sequential(torch.nn.Linear(64, 256), torch.nn.ReLU(), torch.nn.Linear(256, 256), torch.nn.ReLU(),
+                              torch.nn.Linear(256, 1))
+    adam = torch.optim.Adam(mlp.parameters(), lr=1e-3)
+    xb = torch.randn(64, 64)
+    yb = torch.randn(64, 1)
+
+    def mlp_step():
+        adam.zero_grad()
+        loss = torch.nn.functional.mse_loss(mlp(xb), yb)
+        loss.backward()
+        adam.step()
+    out["W5.mlp_train_step.64-256-256-1.b64.ms"] = timed(mlp_step, seconds, repeats) * 1e3
+
+    B, T, E, H = 8, 64, 128, 4
+    mha = torch.nn.MultiheadAttention(E, H, batch_first=True)
+    xa = torch.randn(B, T, E, requires_grad=True)
+    lengths = torch.randint(T // 2, T + 1, (B,))
+    kpm = torch.arange(T)[None, :] >= lengths[:, None]
+    causal = torch.triu(torch.ones(T, T, dtype=torch.bool), diagonal=1)
+
+    def mha_step():
+        y, _ = mha(xa, xa, xa, key_padding_mask=kpm, attn_mask=causal, need_weights=False)
+        y.sum().backward()
+    out["W6.mha_fwd_bwd.B8.T64.E128.H4.ms"] = timed(mha_step, seconds, repeats) * 1e3
+
+    tiny = torch.nn.Sequential(torch.nn.Linear(2, 16), torch.nn.Tanh(), torch.nn.Linear(16, 1))
+    sgd = torch.optim.SGD(tiny.parameters(), lr=0.01)
+    xt = torch.randn(16, 2)
+    yt = torch.randn(16, 1)
+
+    def tiny_step():
+        sgd.zero_grad()
+        loss = torch.nn.functional.mse_loss(tiny(xt), yt)
+        loss.backward()
+        sgd.step()
+    out["W7.tiny_mlp_train_step.2-16-1.b16.us"] = timed(tiny_step, seconds, repeats) * 1e6
+
+    out["threads"] = threads
+    out["torch"] = torch.__version__
+    out["python"] = sys.version.split()[0]
+    json.dump(out, sys.stdout, indent=2)
+    print()
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

@@ -1,0 +1,95 @@
+package dev.jgrad.bench;
+
+import org.openjdk.jmh.results.RunResult;
+import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.RunnerException;
+import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
+import org.openjdk.jmh.runner.options.OptionsBuilder;
+import org.openjdk.jmh.runner.options.TimeValue;
+import org.openjdk.jmh.runner.options.VerboseMode;
+
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Runs the JMH benchmarks and reports them under DESIGN.md's keys and units: W1 in GFLOP/s, W2-W6 in
+ * milliseconds, W7 in microseconds, plus the thread count and the JDK.
+ */
+public final class BenchRunner {
+    /** Run lengths: quick (the whole run under 3 minutes) or full (several forks, for a usable error). */
+    public enum Length { QUICK, FULL }
+
+    private BenchRunner() {
+    }
+
+    public static Map<String, Object> run(Length length, int threads, String include, boolean verbose) throws RunnerException {
+        ChainedOptionsBuilder b = new OptionsBuilder()
+                .include(Benchmarks.class.getName() + "\\." + (include == null ? ".*" : include))
+                .jvmArgsPrepend("--add-modules", "jdk.incubator.vector", "-Xms2g", "-Xmx2g", "-Djgrad.threads=" + threads)
+                .threads(1)
+                .shouldFailOnError(true)
+                .verbosity(verbose ? VerboseMode.NORMAL : VerboseMode.SILENT);
+        if (length == Length.QUICK) {
+            b.forks(1).warmupIterations(3).warmupTime(TimeValue.milliseconds(500))
+                    .measurementIterations(4).measurementTime(TimeValue.milliseconds(500));
+        } else {
+            b.forks(3).warmupIterations(5).warmupTime(TimeValue.seconds(1))
+                    .measurementIterations(5).measurementTime(TimeValue.seconds(1));
+        }
+        Collection<RunResult> results = new Runner(b.build()).run();
+        Map<String, Object> out = new LinkedHashMap<>();
+        Map<String, Double> byKey = new LinkedHashMap<>();
+        Map<String, Double> errors = new LinkedHashMap<>();
+        for (RunResult r : results) {
+            String method = r.getParams().getBenchmark();
+            method = method.substring(method.lastIndexOf('.') + 1);
+            double us = r.getPrimaryResult().getScore();
+            double err = r.getPrimaryResult().getScoreError();
+            String key;
+            double value;
+            double error;
+            switch (method) {
+                case "w1Matmul": {
+                    int n = Integer.parseInt(r.getParams().getParam("n"));
+                    key = "W1.matmul." + n + ".gflops";
+                    value = 2.0 * n * n * n / (us * 1e-6) / 1e9;
+                    error = Double.isNaN(err) ? Double.NaN : value * err / us;
+                    break;
+                }
+                case "w2BroadcastAdd": key = "W2.broadcast_add.1024x1024+1024.ms"; value = us / 1e3; error = err / 1e3; break;
+                case "w2OuterSub": key = "W2.outer_sub.256x1x64-1x256x64.ms"; value = us / 1e3; error = err / 1e3; break;
+                case "w3SumDim1Keepdim": key = "W3.sum_dim1_keepdim.1024x1024.ms"; value = us / 1e3; error = err / 1e3; break;
+                case "w4Softmax": key = "W4.softmax.256x1024.ms"; value = us / 1e3; error = err / 1e3; break;
+                case "w5MlpTrainStep": key = "W5.mlp_train_step.64-256-256-1.b64.ms"; value = us / 1e3; error = err / 1e3; break;
+                case "w6MhaFwdBwd": key = "W6.mha_fwd_bwd.B8.T64.E128.H4.ms"; value = us / 1e3; error = err / 1e3; break;
+                case "w7TinyTrainStep": key = "W7.tiny_mlp_train_step.2-16-1.b16.us"; value = us; error = err; break;
+                default: continue;
+            }
+            byKey.put(key, value);
+            errors.put(key, error);
+        }
+        for (String k : KEY_ORDER) {
+            if (byKey.containsKey(k)) {
+                out.put(k, byKey.get(k));
+            }
+        }
+        out.put("threads", threads);
+        out.put("jdk", System.getProperty("java.vm.name") + " " + Runtime.version());
+        out.put("mode", length.name().toLowerCase(java.util.Locale.ROOT));
+        Map<String, Object> err = new LinkedHashMap<>();
+        for (String k : KEY_ORDER) {
+            if (errors.containsKey(k) && Double.isFinite(errors.get(k))) {
+                err.put(k, errors.get(k));
+            }
+        }
+        out.put("error_99pct", err);
+        return out;
+    }
+
+    static final String[] KEY_ORDER = {
+        "W1.matmul.128.gflops", "W1.matmul.256.gflops", "W1.matmul.512.gflops", "W1.matmul.1024.gflops",
+        "W2.broadcast_add.1024x1024+1024.ms", "W2.outer_sub.256x1x64-1x256x64.ms", "W3.sum_dim1_keepdim.1024x1024.ms",
+        "W4.softmax.256x1024.ms", "W5.mlp_train_step.64-256-256-1.b64.ms", "W6.mha_fwd_bwd.B8.T64.E128.H4.ms",
+        "W7.tiny_mlp_train_step.2-16-1.b16.us"};
+}

@@ -1,0 +1,129 @@
+package dev.jgrad.bench;
+
+import dev.jgrad.tensor.Generator;
+import dev.jgrad.tensor.Tensor;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+
+import java.util.concurrent.TimeUnit;
+
+/**
+ * JMH benchmarks of the workloads W1-W7 of DESIGN.md, shapes and steps exactly as written there, with
+ * seeded inputs. Each returns its result so JMH sinks it (no dead-code elimination). Forks, warm-up and
+ * measurement are set by {@link BenchRunner} (quick or full), with a fixed heap.
+ */
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+public class Benchmarks {
+    /** W1: float32 (N,N) @ (N,N). */
+    @State(Scope.Benchmark)
+    public static class Matmul {
+        @Param({"128", "256", "512", "1024"})
+        public int n;
+        Tensor a;
+        Tensor b;
+
+        @Setup
+        public void setUp() {
+            Generator g = new Generator(1);
+            a = Tensor.randn(g, n, n);
+            b = Tensor.randn(g, n, n);
+        }
+    }
+
+    @Benchmark
+    public Tensor w1Matmul(Matmul s) {
+        return s.a.matmul(s.b);
+    }
+
+    /** W2-W4 inputs. */
+    @State(Scope.Benchmark)
+    public static class Arrays {
+        Tensor x;
+        Tensor v;
+        Tensor p;
+        Tensor q;
+        Tensor logits;
+
+        @Setup
+        public void setUp() {
+            Generator g = new Generator(2);
+            x = Tensor.randn(g, 1024, 1024);
+            v = Tensor.randn(g, 1024);
+            p = Tensor.randn(g, 256, 1, 64);
+            q = Tensor.randn(g, 1, 256, 64);
+            logits = Tensor.randn(g, 256, 1024);
+        }
+    }
+
+    @Benchmark
+    public Tensor w2BroadcastAdd(Arrays s) {
+        return s.x.add(s.v);
+    }
+
+    @Benchmark
+    public Tensor w2OuterSub(Arrays s) {
+        return s.p.sub(s.q);
+    }
+
+    @Benchmark
+    public Tensor w3SumDim1Keepdim(Arrays s) {
+        return s.x.sum(1, true);
+    }
+
+    @Benchmark
+    public Tensor w4Softmax(Arrays s) {
+        return s.logits.softmax(-1);
+    }
+
+    @State(Scope.Benchmark)
+    public static class Mlp {
+        Workloads.MlpStep w;
+
+        @Setup
+        public void setUp() {
+            w = new Workloads.MlpStep(5);
+        }
+    }
+
+    @Benchmark
+    public double w5MlpTrainStep(Mlp s) {
+        return s.w.step();
+    }
+
+    @State(Scope.Benchmark)
+    public static class Mha {
+        Workloads.MhaStep w;
+
+        @Setup
+        public void setUp() {
+            w = new Workloads.MhaStep(6);
+        }
+    }
+
+    @Benchmark
+    public double w6MhaFwdBwd(Mha s) {
+        return s.w.step();
+    }
+
+    @State(Scope.Benchmark)
+    public static class Tiny {
+        Workloads.TinyStep w;
+
+        @Setup
+        public void setUp() {
+            w = new Workloads.TinyStep(7);
+        }
+    }
+
+    @Benchmark
+    public double w7TinyTrainStep(Tiny s) {
+        return s.w.step();
+    }
+}
