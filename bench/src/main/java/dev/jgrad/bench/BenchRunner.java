@@ -31,8 +31,9 @@ public final class BenchRunner {
                 .shouldFailOnError(true)
                 .verbosity(verbose ? VerboseMode.NORMAL : VerboseMode.SILENT);
         if (length == Length.QUICK) {
-            b.forks(1).warmupIterations(3).warmupTime(TimeValue.milliseconds(500))
-                    .measurementIterations(4).measurementTime(TimeValue.milliseconds(500));
+            // The Vector API kernels need a few seconds of JIT before they run at speed.
+            b.forks(1).warmupIterations(6).warmupTime(TimeValue.milliseconds(800))
+                    .measurementIterations(5).measurementTime(TimeValue.milliseconds(500));
         } else {
             b.forks(3).warmupIterations(5).warmupTime(TimeValue.seconds(1))
                     .measurementIterations(5).measurementTime(TimeValue.seconds(1));

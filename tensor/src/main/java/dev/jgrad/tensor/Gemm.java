@@ -8,7 +8,20 @@ final class Gemm {
     private Gemm() {
     }
 
+    /** Below this many multiply-adds, packing costs more than it saves. */
+    static final long SMALL = 24L * 24 * 24;
+
     static void sgemm(int n, int k, int p, float[] a, int ao, int ars, int acs, float[] b, int bo, int brs, int bcs,
+                      float[] c, int co, int crs) {
+        if ((long) n * k * p >= SMALL) {
+            PackedGemm.sgemm(Simd.GEMM, n, k, p, a, ao, ars, acs, b, bo, brs, bcs, c, co, crs);
+            return;
+        }
+        small(n, k, p, a, ao, ars, acs, b, bo, brs, bcs, c, co, crs);
+    }
+
+    /** The unpacked product for small operands: rows of C from rows of B, unit stride in the inner loop. */
+    static void small(int n, int k, int p, float[] a, int ao, int ars, int acs, float[] b, int bo, int brs, int bcs,
                       float[] c, int co, int crs) {
         if (bcs != 1) {
             // Make B's rows contiguous so the inner loop runs over unit strides.
@@ -22,24 +35,17 @@ final class Gemm {
             bo = 0;
             brs = p;
         }
-        float[] bb = b;
-        int bOff = bo;
-        int bRow = brs;
-        // Rows of C are independent: split them across threads when the product is large enough to pay.
-        int grain = Math.max(1, (1 << 16) / Math.max(1, k * p));
-        Parallel.forRange(n, grain, (lo, hi) -> {
-            for (int i = lo; i < hi; i++) {
-                int ci = co + i * crs;
-                int ai = ao + i * ars;
-                for (int kk = 0; kk < k; kk++) {
-                    float aik = a[ai + kk * acs];
-                    int bk = bOff + kk * bRow;
-                    for (int j = 0; j < p; j++) {
-                        c[ci + j] += aik * bb[bk + j];
-                    }
+        for (int i = 0; i < n; i++) {
+            int ci = co + i * crs;
+            int ai = ao + i * ars;
+            for (int kk = 0; kk < k; kk++) {
+                float aik = a[ai + kk * acs];
+                int bk = bo + kk * brs;
+                for (int j = 0; j < p; j++) {
+                    c[ci + j] += aik * b[bk + j];
                 }
             }
-        });
+        }
     }
 
     static void dgemm(int n, int k, int p, double[] a, int ao, int ars, int acs, double[] b, int bo, int brs, int bcs,

@@ -87,17 +87,36 @@ final class Linalg {
         int os = it.rowStride(0);
         int as = it.rowStride(1);
         int bs = it.rowStride(2);
+        int batches = it.numel();
+        // Gather every product's offsets, then run them: in parallel across the batch when each one is too
+        // small to be split itself, else one after the other (each then uses the threads inside).
+        int[] offs = new int[3 * batches];
+        int[] at = {0};
         it.forEachRow(new int[] {0, A.offset, B.offset}, (off, m) -> {
             for (int i = 0; i < m; i++) {
-                if (out.dtype() == DType.FLOAT32) {
-                    Gemm.sgemm(n, k, p, A.storage.f, off[1] + i * as, ars, acs, B.storage.f, off[2] + i * bs, brs, bcs,
-                            out.storage.f, off[0] + i * os, p);
-                } else {
-                    Gemm.dgemm(n, k, p, A.storage.d, off[1] + i * as, ars, acs, B.storage.d, off[2] + i * bs, brs, bcs,
-                            out.storage.d, off[0] + i * os, p);
-                }
+                offs[at[0]++] = off[0] + i * os;
+                offs[at[0]++] = off[1] + i * as;
+                offs[at[0]++] = off[2] + i * bs;
             }
         });
+        boolean f32 = out.dtype() == DType.FLOAT32;
+        Parallel.RangeBody body = (lo, hi) -> {
+            for (int i = lo; i < hi; i++) {
+                if (f32) {
+                    Gemm.sgemm(n, k, p, A.storage.f, offs[3 * i + 1], ars, acs, B.storage.f, offs[3 * i + 2], brs, bcs,
+                            out.storage.f, offs[3 * i], p);
+                } else {
+                    Gemm.dgemm(n, k, p, A.storage.d, offs[3 * i + 1], ars, acs, B.storage.d, offs[3 * i + 2], brs, bcs,
+                            out.storage.d, offs[3 * i], p);
+                }
+            }
+        };
+        long flopsEach = 2L * n * k * p;
+        if (batches > 1 && flopsEach < PackedGemm.PARALLEL_FLOPS && flopsEach * batches >= (1L << 20)) {
+            Parallel.forRange(batches, 1, body);
+        } else {
+            body.run(0, batches);
+        }
         return out;
     }
 

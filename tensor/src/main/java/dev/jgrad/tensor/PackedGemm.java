@@ -1,0 +1,127 @@
+package dev.jgrad.tensor;
+
+/**
+ * The blocked matrix product for float32 ({@code C += A B}), in the GotoBLAS layout: for each panel of
+ * {@link #KC} rows of B, B is packed once into slivers of {@code nr} columns; then each block of
+ * {@link #MC} rows of A is packed into slivers of {@code mr} rows and multiplied sliver by sliver by the
+ * {@link MicroKernel}. A B sliver (kc x nr) stays in L1 while A slivers stream past it; the A block stays
+ * in L2. Row blocks and column chunks are shared among the threads of {@link Parallel}; each writes its own
+ * part of C, so the result does not depend on the thread count.
+ */
+final class PackedGemm {
+    static final int KC = 512;
+    static final int MC = 96;
+    private static final ThreadLocal<float[]> A_BUFFER = ThreadLocal.withInitial(() -> new float[0]);
+
+    private PackedGemm() {
+    }
+
+    static void sgemm(MicroKernel kernel, int n, int k, int p, float[] a, int ao, int ars, int acs, float[] b, int bo, int brs, int bcs,
+                      float[] c, int co, int crs) {
+        int mr = kernel.mr();
+        int nr = kernel.nr();
+        int slivers = (p + nr - 1) / nr;
+        long flops = 2L * n * k * p;
+        int threads = flops < PARALLEL_FLOPS ? 1 : Parallel.threads();
+        // Row blocks of at most MC rows, a multiple of mr, as even as the thread count allows.
+        int rowBlocks = Math.max((n + MC - 1) / MC, Math.min(threads, (n + mr - 1) / mr));
+        int mc = (((n + rowBlocks - 1) / rowBlocks + mr - 1) / mr) * mr;
+        rowBlocks = (n + mc - 1) / mc;
+        // Enough tasks to keep every thread busy: split the columns when there are few row blocks.
+        int colChunks = Math.max(1, Math.min(slivers, (2 * threads + rowBlocks - 1) / rowBlocks));
+        int tasks = rowBlocks * colChunks;
+        float[] bp = bBuffer(slivers * nr * Math.min(k, KC));
+        for (int pc = 0; pc < k; pc += KC) {
+            int kc = Math.min(KC, k - pc);
+            packB(b, bo + pc * brs, brs, bcs, kc, p, nr, bp);
+            int kFrom = pc;
+            Parallel.RangeBody body = (lo, hi) -> {
+                for (int t = lo; t < hi; t++) {
+                    int ic = (t / colChunks) * mc;
+                    int cc = t % colChunks;
+                    int rows = Math.min(mc, n - ic);
+                    int sFrom = (int) ((long) slivers * cc / colChunks);
+                    int sTo = (int) ((long) slivers * (cc + 1) / colChunks);
+                    float[] ap = aBuffer(((rows + mr - 1) / mr) * mr * kc);
+                    packA(a, ao + ic * ars + kFrom * acs, ars, acs, rows, kc, mr, ap);
+                    for (int s = sFrom; s < sTo; s++) {
+                        int jc = s * nr;
+                        int cols = Math.min(nr, p - jc);
+                        for (int ir = 0; ir < rows; ir += mr) {
+                            kernel.run(kc, ap, ir * kc, bp, s * nr * kc, c, co + (ic + ir) * crs + jc, crs, Math.min(mr, rows - ir), cols);
+                        }
+                    }
+                }
+            };
+            if (threads == 1) {
+                body.run(0, tasks);
+            } else {
+                Parallel.forEachTask(tasks, body);
+            }
+        }
+    }
+
+    /** Products below this many flops run on the calling thread: a fork costs more than it saves. */
+    static final long PARALLEL_FLOPS = 1L << 22;
+    private static final ThreadLocal<float[]> B_BUFFER = ThreadLocal.withInitial(() -> new float[0]);
+
+    /** The calling thread's buffer for packed B (workers only read it while the call lasts). */
+    private static float[] bBuffer(int size) {
+        float[] buf = B_BUFFER.get();
+        if (buf.length < size) {
+            buf = new float[size];
+            B_BUFFER.set(buf);
+        }
+        return buf;
+    }
+
+    private static float[] aBuffer(int size) {
+        float[] buf = A_BUFFER.get();
+        if (buf.length < size) {
+            buf = new float[size];
+            A_BUFFER.set(buf);
+        }
+        return buf;
+    }
+
+    /** Rows [0, mc) and columns [0, kc) of A into slivers of mr rows: ap[sliver][k][r], zero-padded. */
+    static void packA(float[] a, int ao, int ars, int acs, int mc, int kc, int mr, float[] ap) {
+        int idx = 0;
+        for (int ir = 0; ir < mc; ir += mr) {
+            int rows = Math.min(mr, mc - ir);
+            for (int kk = 0; kk < kc; kk++) {
+                int src = ao + ir * ars + kk * acs;
+                int r = 0;
+                for (; r < rows; r++) {
+                    ap[idx++] = a[src + r * ars];
+                }
+                for (; r < mr; r++) {
+                    ap[idx++] = 0f;
+                }
+            }
+        }
+    }
+
+    /** Rows [0, kc) and all p columns of B into slivers of nr columns: bp[sliver][k][j], zero-padded. */
+    static void packB(float[] b, int bo, int brs, int bcs, int kc, int p, int nr, float[] bp) {
+        int idx = 0;
+        for (int jc = 0; jc < p; jc += nr) {
+            int cols = Math.min(nr, p - jc);
+            for (int kk = 0; kk < kc; kk++) {
+                int src = bo + kk * brs + jc * bcs;
+                if (bcs == 1 && cols == nr) {
+                    System.arraycopy(b, src, bp, idx, nr);
+                    idx += nr;
+                    continue;
+                }
+                int j = 0;
+                for (; j < cols; j++) {
+                    bp[idx++] = b[src + j * bcs];
+                }
+                for (; j < nr; j++) {
+                    bp[idx++] = 0f;
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,42 @@
+package dev.jgrad.tensor;
+
+/**
+ * The plain-Java micro-kernel, the fallback where the Vector API is not available, and the reference the
+ * vector kernel is tested against. A 4 x 8 tile in 32 local accumulators.
+ */
+final class ScalarMicroKernel implements MicroKernel {
+    static final int MR = 4;
+    static final int NR = 8;
+
+    @Override
+    public int mr() {
+        return MR;
+    }
+
+    @Override
+    public int nr() {
+        return NR;
+    }
+
+    @Override
+    public void run(int kc, float[] ap, int ao, float[] bp, int bo, float[] c, int co, int crs, int rows, int cols) {
+        float[] acc = new float[MR * NR];
+        for (int k = 0; k < kc; k++) {
+            int a = ao + k * MR;
+            int b = bo + k * NR;
+            for (int r = 0; r < MR; r++) {
+                float av = ap[a + r];
+                int base = r * NR;
+                for (int j = 0; j < NR; j++) {
+                    acc[base + j] += av * bp[b + j];
+                }
+            }
+        }
+        for (int r = 0; r < rows; r++) {
+            int row = co + r * crs;
+            for (int j = 0; j < cols; j++) {
+                c[row + j] += acc[r * NR + j];
+            }
+        }
+    }
+}
