@@ -26,7 +26,7 @@ public final class BenchRunner {
     public static Map<String, Object> run(Length length, int threads, String include, boolean verbose) throws RunnerException {
         ChainedOptionsBuilder b = new OptionsBuilder()
                 .include(Benchmarks.class.getName() + "\\." + (include == null ? ".*" : include))
-                .jvmArgsPrepend("--add-modules", "jdk.incubator.vector", "-Xms2g", "-Xmx2g", "-Djgrad.threads=" + threads)
+                .jvmArgsPrepend(jvmArgs(threads))
                 .threads(1)
                 .shouldFailOnError(true)
                 .verbosity(verbose ? VerboseMode.NORMAL : VerboseMode.SILENT);
@@ -86,6 +86,17 @@ public final class BenchRunner {
         }
         out.put("error_99pct", err);
         return out;
+    }
+
+    /** The forks' JVM flags: the Vector API, a fixed heap, the kernel threads, and JGRAD_BENCH_JVM_ARGS for experiments. */
+    static String[] jvmArgs(int threads) {
+        java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of("--add-modules", "jdk.incubator.vector", "-Xms2g", "-Xmx2g", "-XX:+UseParallelGC",
+                "-Djgrad.threads=" + threads));
+        String extra = System.getenv("JGRAD_BENCH_JVM_ARGS");
+        if (extra != null && !extra.isBlank()) {
+            args.addAll(java.util.List.of(extra.trim().split("\\s+")));
+        }
+        return args.toArray(new String[0]);
     }
 
     static final String[] KEY_ORDER = {

@@ -54,7 +54,7 @@ final class Elementwise {
                     it.forEachRow(base, (off, n) -> Kernels.compareF(op, a, off[1], xs, b, off[2], ys, o, off[0], rs, n));
                 } else {
                     float[] o = r.storage.f;
-                    it.forEachRow(base, (off, n) -> Kernels.binaryF(op, a, off[1], xs, b, off[2], ys, o, off[0], rs, n));
+                    it.forEachRowParallel(base, (off, n) -> Kernels.binaryF(op, a, off[1], xs, b, off[2], ys, o, off[0], rs, n));
                 }
                 break;
             }
@@ -132,7 +132,7 @@ final class Elementwise {
             case FLOAT32: {
                 float[] a = x.storage.f;
                 float[] o = r.storage.f;
-                it.forEachRow(base, (off, n) -> Kernels.unaryF(op, a, off[1], xs, o, off[0], rs, n));
+                it.forEachRowParallel(base, (off, n) -> Kernels.unaryF(op, a, off[1], xs, o, off[0], rs, n));
                 break;
             }
             case FLOAT64: {

@@ -88,6 +88,75 @@ final class Iter {
         return numel;
     }
 
+    /** Below this many elements an op runs on one thread: a split costs more than it saves. */
+    static final int PARALLEL_MIN = 1 << 15;
+
+    /**
+     * {@link #forEachRow} split across threads when there are at least {@link #PARALLEL_MIN} elements. The
+     * row kernel must only write the elements of its own rows (every elementwise kernel does).
+     */
+    void forEachRowParallel(int[] base, Row row) {
+        forEachRowParallel(base, 1, row);
+    }
+
+    /** As {@link #forEachRowParallel(int[], Row)}, where each index stands for {@code work} elements (a softmax row, a reduced run). */
+    void forEachRowParallel(int[] base, int work, Row row) {
+        long total = (long) numel * Math.max(1, work);
+        if (total < PARALLEL_MIN || Parallel.threads() == 1) {
+            forEachRow(base, row);
+            return;
+        }
+        int perIndex = Math.max(1, work);
+        int nd = shape.length;
+        int k = base.length;
+        if (nd == 1) {
+            Parallel.forRange(shape[0], Math.max(1, PARALLEL_MIN / 2 / perIndex), (lo, hi) -> {
+                int[] off = new int[k];
+                for (int o = 0; o < k; o++) {
+                    off[o] = base[o] + lo * strides[o][0];
+                }
+                row.run(off, hi - lo);
+            });
+            return;
+        }
+        int inner = shape[nd - 1];
+        int rows = numel / inner;
+        Parallel.forRange(rows, Math.max(1, PARALLEL_MIN / 2 / Math.max(1, inner * perIndex)), (lo, hi) -> forEachRow(base, row, lo, hi));
+    }
+
+    /** Runs {@code row} over rows [from, to) only. */
+    void forEachRow(int[] base, Row row, int from, int to) {
+        int nd = shape.length;
+        int k = base.length;
+        int inner = shape[nd - 1];
+        int[] idx = new int[Math.max(nd - 1, 0)];
+        int[] off = base.clone();
+        int rem = from;
+        for (int d = nd - 2; d >= 0; d--) {
+            idx[d] = rem % shape[d];
+            rem /= shape[d];
+            for (int o = 0; o < k; o++) {
+                off[o] += idx[d] * strides[o][d];
+            }
+        }
+        for (int r = from; r < to; r++) {
+            row.run(off, inner);
+            for (int d = nd - 2; d >= 0; d--) {
+                idx[d]++;
+                if (idx[d] < shape[d]) {
+                    for (int o = 0; o < k; o++) {
+                        off[o] += strides[o][d];
+                    }
+                    break;
+                }
+                idx[d] = 0;
+                for (int o = 0; o < k; o++) {
+                    off[o] -= strides[o][d] * (shape[d] - 1);
+                }
+            }
+        }
+    }
+
     /** Runs {@code row} over every row, starting from the operands' base offsets. */
     void forEachRow(int[] base, Row row) {
         if (numel == 0) {

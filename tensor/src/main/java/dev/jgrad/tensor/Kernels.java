@@ -11,6 +11,13 @@ final class Kernels {
     }
 
     static void binaryF(BinaryOp op, float[] a, int ao, int as, float[] b, int bo, int bs, float[] o, int oo, int os, int n) {
+        if (Simd.ENABLED && os == 1 && n >= 16) {
+            if (as == 1 && bs == 1 && VectorElementwise.binary(op, a, ao, b, bo, o, oo, n)
+                    || as == 1 && bs == 0 && VectorElementwise.binaryScalar(op, a, ao, b[bo], o, oo, n)
+                    || as == 0 && bs == 1 && VectorElementwise.scalarBinary(op, a[ao], b, bo, o, oo, n)) {
+                return;
+            }
+        }
         if (as == 1 && bs == 1 && os == 1) {
             switch (op) {
                 case ADD:
@@ -225,6 +232,9 @@ final class Kernels {
     }
 
     static void unaryF(UnaryOp op, float[] a, int ao, int as, float[] o, int oo, int os, int n) {
+        if (Simd.ENABLED && as == 1 && os == 1 && n >= 16 && VectorElementwise.unary(op, a, ao, o, oo, n)) {
+            return;
+        }
         switch (op) {
             case NEG:
                 for (int i = 0; i < n; i++) {

@@ -160,7 +160,7 @@ final class Reduce {
         int xs = it.rowStride(1);
         boolean fastFloat = in == DType.FLOAT32 && plan.offsets == null;
         boolean exactLong = (op == Op.SUM || op == Op.PROD) && !in.isFloating();
-        it.forEachRow(new int[] {0, x.offset}, (off, len) -> {
+        Iter.Row body = (off, len) -> {
             for (int i = 0; i < len; i++) {
                 int base = off[1] + i * xs;
                 int o = off[0] + i * rs;
@@ -173,8 +173,27 @@ final class Reduce {
                     dst.setDouble(o, reduceDoubles(op, buf, plan.count));
                 }
             }
-        });
+        };
+        // Only the float32 run path is split across threads: the gather path shares one buffer.
+        if (fastFloat && (long) plan.count * r.numel() >= Iter.PARALLEL_MIN) {
+            parallelRuns(op, x, plan, r, it);
+        } else {
+            it.forEachRow(new int[] {0, x.offset}, body);
+        }
         return keepdim ? r.view(reducedShape(x.shape, red, true)) : r;
+    }
+
+    /** The float32 run reduction with the kept elements split across threads. */
+    private static void parallelRuns(Op op, Tensor x, Plan plan, Tensor r, Iter it) {
+        int rs = it.rowStride(0);
+        int xs = it.rowStride(1);
+        float[] a = x.storage.f;
+        Storage dst = r.storage;
+        it.forEachRowParallel(new int[] {0, x.offset}, plan.count, (off, len) -> {
+            for (int i = 0; i < len; i++) {
+                dst.setDouble(off[0] + i * rs, reduceFloatRun(op, a, off[1] + i * xs, plan.runStride, plan.count));
+            }
+        });
     }
 
     private static void checkNonEmpty(String name, Tensor x, int[] dims, boolean[] red) {
@@ -253,6 +272,9 @@ final class Reduce {
 
     /** Sum with four accumulators: C2 will not reorder a single floating sum, so this runs four adds at a time. */
     static double sumFloats(float[] a, int off, int stride, int n) {
+        if (Simd.ENABLED && stride == 1 && n >= 16) {
+            return VectorElementwise.sum(a, off, n);
+        }
         double s0 = 0;
         double s1 = 0;
         double s2 = 0;
@@ -429,7 +451,7 @@ final class Reduce {
         if (x.dtype() == DType.FLOAT32) {
             float[] a = x.storage.f;
             float[] o = r.storage.f;
-            it.forEachRow(new int[] {0, x.offset}, (off, m) -> {
+            it.forEachRowParallel(new int[] {0, x.offset}, len, (off, m) -> {
                 for (int i = 0; i < m; i++) {
                     softmaxRowF(a, off[1] + i * xs, xStep, o, off[0] + i * rs, rStep, len, log);
                 }
@@ -447,6 +469,10 @@ final class Reduce {
     }
 
     static void softmaxRowF(float[] a, int ao, int as, float[] o, int oo, int os, int n, boolean log) {
+        if (Simd.ENABLED && as == 1 && os == 1 && n >= 16) {
+            VectorElementwise.softmaxRow(a, ao, o, oo, n, log);
+            return;
+        }
         double m = Double.NEGATIVE_INFINITY;
         for (int k = 0; k < n; k++) {
             m = Math.max(m, a[ao + k * as]);

@@ -40,6 +40,41 @@ class LinalgTest {
         }
     }
 
+    /** The Vector API micro-kernel against the plain-Java one, through the same packing, on edge-heavy shapes. */
+    @Test
+    void vectorKernelAgreesWithThePlainKernel() {
+        assertTrue(Simd.enabled(), "the build runs tests with jdk.incubator.vector; the vector kernel must be in use");
+        Generator g = new Generator(21);
+        int[][] shapes = {{1, 1, 1}, {13, 7, 33}, {12, 512, 32}, {25, 600, 65}, {100, 3, 70}, {7, 1030, 5}};
+        for (int[] s : shapes) {
+            Tensor a = Tensor.randn(g, s[0], s[1]);
+            Tensor b = Tensor.randn(g, s[1], s[2]);
+            float[] plain = new float[s[0] * s[2]];
+            float[] vector = new float[s[0] * s[2]];
+            PackedGemm.sgemm(new ScalarMicroKernel(), s[0], s[1], s[2], a.storage.f, 0, s[1], 1, b.storage.f, 0, s[2], 1, plain, 0, s[2]);
+            PackedGemm.sgemm(Simd.GEMM, s[0], s[1], s[2], a.storage.f, 0, s[1], 1, b.storage.f, 0, s[2], 1, vector, 0, s[2]);
+            for (int i = 0; i < plain.length; i++) {
+                assertEquals(plain[i], vector[i], 1e-4 * Math.sqrt(s[1]) * (1 + Math.abs(plain[i])), "shape " + java.util.Arrays.toString(s) + " element " + i);
+            }
+        }
+    }
+
+    @Test
+    void resultsDoNotDependOnTheThreadCount() {
+        Generator g = new Generator(3);
+        Tensor a = Tensor.randn(g, 300, 200);
+        Tensor b = Tensor.randn(g, 200, 250);
+        int before = Parallel.threads();
+        try {
+            Parallel.setThreads(1);
+            float[] one = a.matmul(b).toFloatArray();
+            Parallel.setThreads(2);
+            assertArrayEquals(one, a.matmul(b).toFloatArray(), 0f);
+        } finally {
+            Parallel.setThreads(before);
+        }
+    }
+
     @Test
     void matmulRanksFollowPyTorch() {
         assertArrayEquals(new int[] {}, Tensor.ones(4).matmul(Tensor.ones(4)).shape());
