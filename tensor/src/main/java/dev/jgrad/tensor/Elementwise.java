@@ -25,6 +25,19 @@ final class Elementwise {
     }
 
     static Tensor binary(BinaryOp op, Tensor a, Tensor b) {
+        if (op.kind == BinaryOp.Kind.ARITHMETIC && a.storage.dtype == DType.FLOAT32 && b.storage.dtype == DType.FLOAT32
+                && java.util.Arrays.equals(a.shape, b.shape) && a.isContiguous() && b.isContiguous()) {
+            // The common case of a training step, without the broadcasting machinery.
+            Tensor r = Tensor.zeros(DType.FLOAT32, a.shape);
+            int n = r.numel();
+            if (n < Iter.PARALLEL_MIN) {
+                Kernels.binaryF(op, a.storage.f, a.offset, 1, b.storage.f, b.offset, 1, r.storage.f, 0, 1, n);
+            } else {
+                Parallel.forRange(n, Iter.PARALLEL_MIN / 2, (lo, hi) ->
+                        Kernels.binaryF(op, a.storage.f, a.offset + lo, 1, b.storage.f, b.offset + lo, 1, r.storage.f, lo, 1, hi - lo));
+            }
+            return r;
+        }
         int[] out = Shape.broadcast(a.shape, b.shape);
         DType ct = op.computeType(resultType(a, b));
         DType rt = op.resultType(ct);
@@ -124,6 +137,10 @@ final class Elementwise {
 
     /** {@code r = op(x)}, x of r's type and shape; r may be strided. */
     static void runUnary(UnaryOp op, Tensor x, Tensor r) {
+        if (x.storage.dtype == DType.FLOAT32 && x.isContiguous() && r.isContiguous() && r.numel() < Iter.PARALLEL_MIN) {
+            Kernels.unaryF(op, x.storage.f, x.offset, 1, r.storage.f, r.offset, 1, r.numel());
+            return;
+        }
         Iter it = Iter.of(r.shape, r.strides, x.strides);
         int rs = it.rowStride(0);
         int xs = it.rowStride(1);

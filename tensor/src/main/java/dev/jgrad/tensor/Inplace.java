@@ -150,6 +150,10 @@ final class Inplace {
 
     /** Fills without the checks and the version bump: for tensors being created. */
     static void fillRaw(Tensor dst, double value) {
+        if (dst.storage.dtype == DType.FLOAT32 && dst.isContiguous()) {
+            java.util.Arrays.fill(dst.storage.f, dst.offset, dst.offset + dst.numel(), (float) value);
+            return;
+        }
         Elementwise.copy(Tensor.scalar(value, dst.dtype()), dst);
     }
 }

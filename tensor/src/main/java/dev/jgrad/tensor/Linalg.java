@@ -24,6 +24,9 @@ final class Linalg {
             }
             return product(a.unsqueeze(0), b.unsqueeze(1), a, b).reshape();
         }
+        if (da == 2 && db == 2 && a.dtype() == DType.FLOAT32) {
+            return matrixProduct(a, b);
+        }
         Tensor a2 = da == 1 ? a.unsqueeze(0) : a;
         Tensor b2 = db == 1 ? b.unsqueeze(1) : b;
         Tensor out = product(a2, b2, a, b);
@@ -32,6 +35,25 @@ final class Linalg {
         }
         if (db == 1) {
             out = out.squeeze(-1);
+        }
+        return out;
+    }
+
+    /** (n, k) @ (k, p) in float32: one product, no batch machinery. */
+    private static Tensor matrixProduct(Tensor a, Tensor b) {
+        int n = a.shape[0];
+        int k = a.shape[1];
+        int k2 = b.shape[0];
+        int p = b.shape[1];
+        if (k != k2) {
+            throw new ShapeException("mat1 and mat2 shapes cannot be multiplied (" + n + "x" + k + " and " + k2 + "x" + p + ")\n"
+                    + "  matmul of " + Shape.str(a.shape) + " and " + Shape.str(b.shape) + ": the last dim of the first ("
+                    + k + ") must equal the second-to-last dim of the second (" + k2 + ")");
+        }
+        Tensor out = Tensor.zeros(DType.FLOAT32, n, p);
+        if (out.numel() > 0 && k > 0) {
+            Gemm.sgemm(n, k, p, a.storage.f, a.offset, a.strides[0], a.strides[1], b.storage.f, b.offset, b.strides[0], b.strides[1],
+                    out.storage.f, 0, p);
         }
         return out;
     }

@@ -6,10 +6,14 @@ import jdk.incubator.vector.VectorSpecies;
 
 /**
  * Vector API loops for float32 on unit-stride rows: the common binary and unary ops, sums, maxima and
- * softmax rows. Transcendental functions use the JDK's vectorised versions ({@code lanewise(EXP)}),
- * which run some fifty times faster than {@code Math.exp} one element at a time. Each method returns
- * false where it has no loop for the op, and the caller falls back to the plain one. Loaded only where
- * jdk.incubator.vector is present (see {@link Simd}).
+ * softmax rows. Each method returns false where it has no loop for the op, and the caller falls back to
+ * the plain one. Loaded only where jdk.incubator.vector is present (see {@link Simd}).
+ *
+ * <p>Results must not depend on when the JIT compiles a loop: the same seed gives the same numbers. So
+ * only correctly rounded operations are used (add, mul, div, sqrt, fma, conversions), never the JDK's
+ * vectorised transcendental functions, whose compiled and interpreted forms round differently; and sums
+ * reduce their lanes in a fixed order. {@link #exp} is computed here from those operations, some fifty
+ * times faster than {@code Math.exp} one element at a time.
  */
 final class VectorElementwise {
     static final VectorSpecies<Float> S = FloatVector.SPECIES_PREFERRED;
@@ -18,14 +22,35 @@ final class VectorElementwise {
     private VectorElementwise() {
     }
 
+    // The operators are constants in every loop: the JIT only turns a lanewise op into vector
+    // instructions when it can see which op it is; an operator held in a variable runs in plain Java.
+
     static boolean binary(BinaryOp op, float[] a, int ao, float[] b, int bo, float[] o, int oo, int n) {
-        VectorOperators.Binary vop = vectorOp(op);
-        if (vop == null) {
-            return false;
-        }
         int i = 0;
-        for (int bound = S.loopBound(n); i < bound; i += L) {
-            FloatVector.fromArray(S, a, ao + i).lanewise(vop, FloatVector.fromArray(S, b, bo + i)).intoArray(o, oo + i);
+        int bound = S.loopBound(n);
+        switch (op) {
+            case ADD:
+                for (; i < bound; i += L) {
+                    FloatVector.fromArray(S, a, ao + i).add(FloatVector.fromArray(S, b, bo + i)).intoArray(o, oo + i);
+                }
+                break;
+            case SUB:
+                for (; i < bound; i += L) {
+                    FloatVector.fromArray(S, a, ao + i).sub(FloatVector.fromArray(S, b, bo + i)).intoArray(o, oo + i);
+                }
+                break;
+            case MUL:
+                for (; i < bound; i += L) {
+                    FloatVector.fromArray(S, a, ao + i).mul(FloatVector.fromArray(S, b, bo + i)).intoArray(o, oo + i);
+                }
+                break;
+            case DIV:
+                for (; i < bound; i += L) {
+                    FloatVector.fromArray(S, a, ao + i).div(FloatVector.fromArray(S, b, bo + i)).intoArray(o, oo + i);
+                }
+                break;
+            default:
+                return false;
         }
         for (; i < n; i++) {
             o[oo + i] = (float) op.apply(a[ao + i], b[bo + i]);
@@ -35,14 +60,32 @@ final class VectorElementwise {
 
     /** {@code o = a op s} with a scalar right operand. */
     static boolean binaryScalar(BinaryOp op, float[] a, int ao, float s, float[] o, int oo, int n) {
-        VectorOperators.Binary vop = vectorOp(op);
-        if (vop == null) {
-            return false;
-        }
-        FloatVector sv = FloatVector.broadcast(S, s);
         int i = 0;
-        for (int bound = S.loopBound(n); i < bound; i += L) {
-            FloatVector.fromArray(S, a, ao + i).lanewise(vop, sv).intoArray(o, oo + i);
+        int bound = S.loopBound(n);
+        FloatVector sv = FloatVector.broadcast(S, s);
+        switch (op) {
+            case ADD:
+                for (; i < bound; i += L) {
+                    FloatVector.fromArray(S, a, ao + i).add(sv).intoArray(o, oo + i);
+                }
+                break;
+            case SUB:
+                for (; i < bound; i += L) {
+                    FloatVector.fromArray(S, a, ao + i).sub(sv).intoArray(o, oo + i);
+                }
+                break;
+            case MUL:
+                for (; i < bound; i += L) {
+                    FloatVector.fromArray(S, a, ao + i).mul(sv).intoArray(o, oo + i);
+                }
+                break;
+            case DIV:
+                for (; i < bound; i += L) {
+                    FloatVector.fromArray(S, a, ao + i).div(sv).intoArray(o, oo + i);
+                }
+                break;
+            default:
+                return false;
         }
         for (; i < n; i++) {
             o[oo + i] = (float) op.apply(a[ao + i], s);
@@ -52,14 +95,32 @@ final class VectorElementwise {
 
     /** {@code o = s op b} with a scalar left operand. */
     static boolean scalarBinary(BinaryOp op, float s, float[] b, int bo, float[] o, int oo, int n) {
-        VectorOperators.Binary vop = vectorOp(op);
-        if (vop == null) {
-            return false;
-        }
-        FloatVector sv = FloatVector.broadcast(S, s);
         int i = 0;
-        for (int bound = S.loopBound(n); i < bound; i += L) {
-            sv.lanewise(vop, FloatVector.fromArray(S, b, bo + i)).intoArray(o, oo + i);
+        int bound = S.loopBound(n);
+        FloatVector sv = FloatVector.broadcast(S, s);
+        switch (op) {
+            case ADD:
+                for (; i < bound; i += L) {
+                    sv.add(FloatVector.fromArray(S, b, bo + i)).intoArray(o, oo + i);
+                }
+                break;
+            case SUB:
+                for (; i < bound; i += L) {
+                    sv.sub(FloatVector.fromArray(S, b, bo + i)).intoArray(o, oo + i);
+                }
+                break;
+            case MUL:
+                for (; i < bound; i += L) {
+                    sv.mul(FloatVector.fromArray(S, b, bo + i)).intoArray(o, oo + i);
+                }
+                break;
+            case DIV:
+                for (; i < bound; i += L) {
+                    sv.div(FloatVector.fromArray(S, b, bo + i)).intoArray(o, oo + i);
+                }
+                break;
+            default:
+                return false;
         }
         for (; i < n; i++) {
             o[oo + i] = (float) op.apply(s, b[bo + i]);
@@ -67,41 +128,35 @@ final class VectorElementwise {
         return true;
     }
 
-    private static VectorOperators.Binary vectorOp(BinaryOp op) {
-        switch (op) {
-            case ADD: return VectorOperators.ADD;
-            case SUB: return VectorOperators.SUB;
-            case MUL: return VectorOperators.MUL;
-            case DIV: return VectorOperators.DIV;
-            case MAXIMUM: return VectorOperators.MAX;
-            case MINIMUM: return VectorOperators.MIN;
-            case POW: return VectorOperators.POW;
-            default: return null;
-        }
-    }
-
     static boolean unary(UnaryOp op, float[] a, int ao, float[] o, int oo, int n) {
         int i = 0;
         int bound = S.loopBound(n);
         switch (op) {
             case NEG:
-            case ABS:
-            case EXP:
-            case LOG:
-            case LOG1P:
-            case SQRT:
-            case SIN:
-            case COS:
-            case TANH: {
-                VectorOperators.Unary u = op == UnaryOp.NEG ? VectorOperators.NEG : op == UnaryOp.ABS ? VectorOperators.ABS
-                        : op == UnaryOp.EXP ? VectorOperators.EXP : op == UnaryOp.LOG ? VectorOperators.LOG
-                        : op == UnaryOp.LOG1P ? VectorOperators.LOG1P : op == UnaryOp.SQRT ? VectorOperators.SQRT
-                        : op == UnaryOp.SIN ? VectorOperators.SIN : op == UnaryOp.COS ? VectorOperators.COS : VectorOperators.TANH;
                 for (; i < bound; i += L) {
-                    FloatVector.fromArray(S, a, ao + i).lanewise(u).intoArray(o, oo + i);
+                    FloatVector.fromArray(S, a, ao + i).lanewise(VectorOperators.NEG).intoArray(o, oo + i);
                 }
                 break;
-            }
+            case ABS:
+                for (; i < bound; i += L) {
+                    FloatVector.fromArray(S, a, ao + i).lanewise(VectorOperators.ABS).intoArray(o, oo + i);
+                }
+                break;
+            case EXP:
+                for (; i < bound; i += L) {
+                    exp(FloatVector.fromArray(S, a, ao + i)).intoArray(o, oo + i);
+                }
+                break;
+            case SQRT:
+                for (; i < bound; i += L) {
+                    FloatVector.fromArray(S, a, ao + i).lanewise(VectorOperators.SQRT).intoArray(o, oo + i);
+                }
+                break;
+            case TANH:
+                for (; i < bound; i += L) {
+                    tanh(FloatVector.fromArray(S, a, ao + i)).intoArray(o, oo + i);
+                }
+                break;
             case RSQRT:
                 for (; i < bound; i += L) {
                     FloatVector.broadcast(S, 1f).div(FloatVector.fromArray(S, a, ao + i).sqrt()).intoArray(o, oo + i);
@@ -129,20 +184,20 @@ final class VectorElementwise {
             case SIGMOID:
                 for (; i < bound; i += L) {
                     FloatVector v = FloatVector.fromArray(S, a, ao + i);
-                    FloatVector.broadcast(S, 1f).div(v.neg().lanewise(VectorOperators.EXP).add(1f)).intoArray(o, oo + i);
+                    FloatVector.broadcast(S, 1f).div(exp(v.neg()).add(1f)).intoArray(o, oo + i);
                 }
                 break;
             case SILU:
                 for (; i < bound; i += L) {
                     FloatVector v = FloatVector.fromArray(S, a, ao + i);
-                    v.div(v.neg().lanewise(VectorOperators.EXP).add(1f)).intoArray(o, oo + i);
+                    v.div(exp(v.neg()).add(1f)).intoArray(o, oo + i);
                 }
                 break;
             case GELU_TANH:
                 for (; i < bound; i += L) {
                     FloatVector v = FloatVector.fromArray(S, a, ao + i);
                     FloatVector inner = v.mul(v).mul(v).mul(0.044715f).add(v).mul((float) MathFns.SQRT_2_OVER_PI);
-                    inner.lanewise(VectorOperators.TANH).add(1f).mul(v).mul(0.5f).intoArray(o, oo + i);
+                    tanh(inner).add(1f).mul(v).mul(0.5f).intoArray(o, oo + i);
                 }
                 break;
             default:
@@ -152,6 +207,66 @@ final class VectorElementwise {
             o[oo + i] = (float) op.apply(a[ao + i]);
         }
         return true;
+    }
+
+    private static final float LOG2E = 1.44269504088896341f;
+    private static final float LN2_HI = 0.693145751953125f;
+    private static final float LN2_LO = 1.42860682030941723212e-6f;
+    private static final float ROUND = 12582912f;
+
+    /**
+     * e^x: x = n ln2 + r with |r| <= ln2/2 (n rounded by the 1.5 * 2^23 trick, ln2 split in two so n ln2 is
+     * exact), e^r by its Taylor polynomial to degree 7 (truncation error under 1e-8), times 2^n built in
+     * the exponent bits. Overflow gives +inf, NaN stays NaN, results below the smallest normal float (x < -87.34)
+     * flush to 0. Within 2 ulp of Math.exp.
+     */
+    static FloatVector exp(FloatVector x) {
+        FloatVector xc = x.max(-87.33654f).min(88.72283f);
+        FloatVector n = xc.mul(LOG2E).add(ROUND).sub(ROUND);
+        FloatVector r = n.mul(-LN2_HI).add(xc).add(n.mul(-LN2_LO));
+        FloatVector p = r.mul(1f / 5040).add(1f / 720);
+        p = p.mul(r).add(1f / 120);
+        p = p.mul(r).add(1f / 24);
+        p = p.mul(r).add(1f / 6);
+        p = p.mul(r).add(0.5f);
+        p = p.mul(r).add(1f);
+        p = p.mul(r).add(1f);
+        // 2^n in two halves, so that n = 128 (x just below the overflow) and n = -126 both stay representable.
+        jdk.incubator.vector.IntVector ni = (jdk.incubator.vector.IntVector) n.convert(VectorOperators.F2I, 0);
+        jdk.incubator.vector.IntVector n1 = ni.lanewise(VectorOperators.ASHR, 1);
+        FloatVector s1 = n1.add(127).lanewise(VectorOperators.LSHL, 23).reinterpretAsFloats();
+        FloatVector s2 = ni.sub(n1).add(127).lanewise(VectorOperators.LSHL, 23).reinterpretAsFloats();
+        FloatVector e = p.mul(s1).mul(s2);
+        e = e.blend(0f, x.compare(VectorOperators.LT, -87.33654f));
+        e = e.blend(Float.POSITIVE_INFINITY, x.compare(VectorOperators.GT, 88.72283f));
+        return e.blend(x, x.compare(VectorOperators.NE, x));
+    }
+
+    /** tanh(x) = sign(x) (1 - e) / (1 + e) with e = e^(-2|x|); its Taylor series below |x| = 0.2, where 1 - e cancels. */
+    static FloatVector tanh(FloatVector x) {
+        FloatVector ax = x.abs();
+        FloatVector e = exp(ax.mul(-2f));
+        FloatVector big = FloatVector.broadcast(S, 1f).sub(e).div(e.add(1f));
+        FloatVector x2 = x.mul(x);
+        FloatVector t = x2.mul(-1382f / 155925).add(62f / 2835);
+        t = t.mul(x2).add(-17f / 315);
+        t = t.mul(x2).add(2f / 15);
+        t = t.mul(x2).add(-1f / 3);
+        t = t.mul(x2).add(1f);
+        FloatVector small = t.mul(x);
+        FloatVector signed = big.blend(big.neg(), x.compare(VectorOperators.LT, 0f));
+        return signed.blend(small, ax.compare(VectorOperators.LT, 0.2f));
+    }
+
+    /** The lanes' sum in lane order, the same whether the JIT compiled the caller or not. */
+    private static double addLanes(FloatVector v) {
+        float[] lanes = new float[L];
+        v.intoArray(lanes, 0);
+        double s = 0;
+        for (float f : lanes) {
+            s += f;
+        }
+        return s;
     }
 
     /** The sum of n floats, in four vector accumulators (float lanes, as PyTorch sums float32). */
@@ -170,7 +285,7 @@ final class VectorElementwise {
         for (int bound = S.loopBound(n); i < bound; i += L) {
             s0 = s0.add(FloatVector.fromArray(S, a, off + i));
         }
-        double s = (double) s0.add(s1).reduceLanes(VectorOperators.ADD) + s2.add(s3).reduceLanes(VectorOperators.ADD);
+        double s = addLanes(s0.add(s1).add(s2.add(s3)));
         for (; i < n; i++) {
             s += a[off + i];
         }
@@ -193,13 +308,13 @@ final class VectorElementwise {
         FloatVector sv = FloatVector.zero(S);
         i = 0;
         for (; i < bound; i += L) {
-            FloatVector e = FloatVector.fromArray(S, a, ao + i).sub(mb).lanewise(VectorOperators.EXP);
+            FloatVector e = exp(FloatVector.fromArray(S, a, ao + i).sub(mb));
             sv = sv.add(e);
             if (!log) {
                 e.intoArray(o, oo + i);
             }
         }
-        double sum = sv.reduceLanes(VectorOperators.ADD);
+        double sum = addLanes(sv);
         for (; i < n; i++) {
             float e = (float) Math.exp(a[ao + i] - m);
             sum += e;
@@ -228,5 +343,29 @@ final class VectorElementwise {
                 o[oo + i] *= inv;
             }
         }
+    }
+
+    /** {@link FusedOps#adam} over n elements. */
+    static void adam(float[] p, int po, float[] g, int go, float[] m, int mo, float[] v, int vo, int n,
+                     float b1, float b2, float l2, float stepSize, float bc2Sqrt, float eps) {
+        FloatVector vb1 = FloatVector.broadcast(S, b1);
+        FloatVector vb2 = FloatVector.broadcast(S, b2);
+        FloatVector c1 = FloatVector.broadcast(S, 1 - b1);
+        FloatVector c2 = FloatVector.broadcast(S, 1 - b2);
+        FloatVector vl2 = FloatVector.broadcast(S, l2);
+        FloatVector step = FloatVector.broadcast(S, stepSize);
+        FloatVector bc = FloatVector.broadcast(S, bc2Sqrt);
+        FloatVector ve = FloatVector.broadcast(S, eps);
+        int i = 0;
+        for (int bound = S.loopBound(n); i < bound; i += L) {
+            FloatVector pv = FloatVector.fromArray(S, p, po + i);
+            FloatVector gv = FloatVector.fromArray(S, g, go + i).add(pv.mul(vl2));
+            FloatVector mv = FloatVector.fromArray(S, m, mo + i).mul(vb1).add(gv.mul(c1));
+            FloatVector vv = FloatVector.fromArray(S, v, vo + i).mul(vb2).add(gv.mul(gv).mul(c2));
+            mv.intoArray(m, mo + i);
+            vv.intoArray(v, vo + i);
+            pv.sub(step.mul(mv).div(vv.sqrt().div(bc).add(ve))).intoArray(p, po + i);
+        }
+        FusedOps.adamPlain(p, po, g, go, m, mo, v, vo, i, n, b1, b2, l2, stepSize, bc2Sqrt, eps);
     }
 }

@@ -1,6 +1,7 @@
 package dev.jgrad.nn.optim;
 
 import dev.jgrad.nn.Parameter;
+import dev.jgrad.tensor.FusedOps;
 import dev.jgrad.tensor.Tensor;
 
 import java.util.LinkedHashMap;
@@ -47,18 +48,20 @@ public class Adam extends Optimizer {
         double t = bumpStep(s);
         Tensor m = s.computeIfAbsent("exp_avg", k -> Tensor.zerosLike(p));
         Tensor v = s.computeIfAbsent("exp_avg_sq", k -> Tensor.zerosLike(p));
-        Tensor g = grad;
-        if (weightDecay != 0) {
-            if (decoupled) {
-                p.muli(1 - lr * weightDecay);
-            } else {
-                g = grad.add(p, weightDecay);
-            }
+        if (decoupled && weightDecay != 0) {
+            p.muli(1 - lr * weightDecay);
         }
-        m.muli(beta1).addi(g, 1 - beta1);
-        v.muli(beta2).addcmuli(g, g, 1 - beta2);
         double bc1 = 1 - Math.pow(beta1, t);
         double bc2Sqrt = Math.sqrt(1 - Math.pow(beta2, t));
+        double l2 = decoupled ? 0 : weightDecay;
+        if (FusedOps.adamApplies(p, grad, m, v)) {
+            // One pass with no temporaries; the same arithmetic as the ops below, in float32.
+            FusedOps.adam(p, grad, m, v, beta1, beta2, l2, lr / bc1, bc2Sqrt, eps);
+            return;
+        }
+        Tensor g = l2 != 0 ? grad.add(p, l2) : grad;
+        m.muli(beta1).addi(g, 1 - beta1);
+        v.muli(beta2).addcmuli(g, g, 1 - beta2);
         Tensor denom = v.sqrt().div(bc2Sqrt).add(eps);
         p.addcdivi(m, denom, -lr / bc1);
     }

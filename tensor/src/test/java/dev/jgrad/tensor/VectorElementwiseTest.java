@@ -1,0 +1,104 @@
+package dev.jgrad.tensor;
+
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The vector loops against the plain ones: accuracy of exp and tanh, and every vectorised op on a long row. */
+class VectorElementwiseTest {
+    private static float[] grid(float lo, float hi, int n) {
+        float[] v = new float[n];
+        for (int i = 0; i < n; i++) {
+            v[i] = lo + (hi - lo) * i / (n - 1);
+        }
+        return v;
+    }
+
+    @Test
+    void expIsWithinTwoUlpOfMathExpAndHandlesTheEdges() {
+        assertTrue(Simd.enabled());
+        float[] x = grid(-100, 100, 200_003);
+        float[] y = new float[x.length];
+        assertTrue(VectorElementwise.unary(UnaryOp.EXP, x, 0, y, 0, x.length));
+        for (int i = 0; i < x.length; i++) {
+            float want = (float) Math.exp(x[i]);
+            if (want < Float.MIN_NORMAL) {
+                assertEquals(0f, y[i], Float.MIN_NORMAL, "exp(" + x[i] + ") flushes subnormal results to zero");
+                continue;
+            }
+            assertEquals(want, y[i], 2 * Math.ulp(want), "exp(" + x[i] + ")");
+        }
+        float[] edges = {Float.NaN, Float.POSITIVE_INFINITY, Float.NEGATIVE_INFINITY, 0f, -0f, 88f, -87f, 89f, -88f, 1e-30f,
+            Float.NaN, 1f, -1f, 10f, -10f, 0.5f};
+        float[] out = new float[edges.length];
+        VectorElementwise.unary(UnaryOp.EXP, edges, 0, out, 0, edges.length);
+        assertTrue(Float.isNaN(out[0]) && Float.isNaN(out[10]));
+        assertEquals(Float.POSITIVE_INFINITY, out[1]);
+        assertEquals(0f, out[2]);
+        assertEquals(1f, out[3]);
+        assertEquals(Float.POSITIVE_INFINITY, out[7]);
+    }
+
+    @Test
+    void tanhIsAccurateNearZeroAndSaturates() {
+        float[] x = grid(-20, 20, 100_001);
+        float[] y = new float[x.length];
+        VectorElementwise.unary(UnaryOp.TANH, x, 0, y, 0, x.length);
+        for (int i = 0; i < x.length; i++) {
+            double want = Math.tanh(x[i]);
+            assertEquals(want, y[i], 3e-7 * Math.abs(want) + 1e-30, "tanh(" + x[i] + ")");
+        }
+        float[] tiny = {1e-6f, -3e-5f, 0f, 1e-38f, 0.19999f, 0.20001f, -0.2f, 1e-3f, 5e-2f, -0.15f, 0.1f, 0.3f, 7f, -7f, 30f, -30f};
+        float[] t = new float[tiny.length];
+        VectorElementwise.unary(UnaryOp.TANH, tiny, 0, t, 0, tiny.length);
+        for (int i = 0; i < tiny.length; i++) {
+            assertEquals(Math.tanh(tiny[i]), t[i], 3e-7 * Math.abs(Math.tanh(tiny[i])) + 1e-45, "tanh(" + tiny[i] + ")");
+        }
+    }
+
+    @Test
+    void everyVectorisedUnaryOpAgreesWithThePlainLoop() {
+        float[] x = grid(-6, 6, 1001);
+        for (UnaryOp op : UnaryOp.values()) {
+            float[] v = new float[x.length];
+            if (!VectorElementwise.unary(op, x, 0, v, 0, x.length)) {
+                continue;
+            }
+            for (int i = 0; i < x.length; i++) {
+                double want = op.apply(x[i]);
+                if (Double.isNaN(want)) {
+                    assertTrue(Float.isNaN(v[i]), op + "(" + x[i] + ")");
+                } else {
+                    assertEquals(want, v[i], 4e-7 * Math.abs(want) + 1e-6, op + "(" + x[i] + ")");
+                }
+            }
+        }
+    }
+
+    @Test
+    void softmaxRowsAndSumsAgreeWithThePlainLoops() {
+        float[] x = grid(-30, 25, 1027);
+        float[] a = new float[x.length];
+        float[] b = new float[x.length];
+        VectorElementwise.softmaxRow(x, 0, a, 0, x.length, false);
+        double m = Double.NEGATIVE_INFINITY;
+        for (float f : x) {
+            m = Math.max(m, f);
+        }
+        double z = 0;
+        for (float f : x) {
+            z += Math.exp(f - m);
+        }
+        for (int i = 0; i < x.length; i++) {
+            b[i] = (float) (Math.exp(x[i] - m) / z);
+        }
+        assertArrayEquals(b, a, 1e-7f);
+        double s = 0;
+        for (float f : x) {
+            s += f;
+        }
+        assertEquals(s, VectorElementwise.sum(x, 0, x.length), 1e-3);
+    }
+}
