@@ -1,6 +1,7 @@
 package dev.jgrad.tensor;
 
 import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.IntVector;
 import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
 
@@ -143,20 +144,16 @@ final class VectorElementwise {
                 }
                 break;
             case EXP:
-                for (; i < bound; i += L) {
-                    exp(FloatVector.fromArray(S, a, ao + i)).intoArray(o, oo + i);
-                }
-                break;
+                expLoop(a, ao, o, oo, n, 1f, 0f, false);
+                return true;
             case SQRT:
                 for (; i < bound; i += L) {
                     FloatVector.fromArray(S, a, ao + i).lanewise(VectorOperators.SQRT).intoArray(o, oo + i);
                 }
                 break;
             case TANH:
-                for (; i < bound; i += L) {
-                    tanh(FloatVector.fromArray(S, a, ao + i)).intoArray(o, oo + i);
-                }
-                break;
+                tanhLoop(a, ao, o, oo, n);
+                return true;
             case RSQRT:
                 for (; i < bound; i += L) {
                     FloatVector.broadcast(S, 1f).div(FloatVector.fromArray(S, a, ao + i).sqrt()).intoArray(o, oo + i);
@@ -182,22 +179,16 @@ final class VectorElementwise {
                 }
                 break;
             case SIGMOID:
+                // o = e^-x first (o may be a itself only if the caller allows: kernels never alias in and out here)
+                expLoop(a, ao, o, oo, n, -1f, 0f, false);
                 for (; i < bound; i += L) {
-                    FloatVector v = FloatVector.fromArray(S, a, ao + i);
-                    FloatVector.broadcast(S, 1f).div(exp(v.neg()).add(1f)).intoArray(o, oo + i);
+                    FloatVector.broadcast(S, 1f).div(FloatVector.fromArray(S, o, oo + i).add(1f)).intoArray(o, oo + i);
                 }
                 break;
             case SILU:
+                expLoop(a, ao, o, oo, n, -1f, 0f, false);
                 for (; i < bound; i += L) {
-                    FloatVector v = FloatVector.fromArray(S, a, ao + i);
-                    v.div(exp(v.neg()).add(1f)).intoArray(o, oo + i);
-                }
-                break;
-            case GELU_TANH:
-                for (; i < bound; i += L) {
-                    FloatVector v = FloatVector.fromArray(S, a, ao + i);
-                    FloatVector inner = v.mul(v).mul(v).mul(0.044715f).add(v).mul((float) MathFns.SQRT_2_OVER_PI);
-                    tanh(inner).add(1f).mul(v).mul(0.5f).intoArray(o, oo + i);
+                    FloatVector.fromArray(S, a, ao + i).div(FloatVector.fromArray(S, o, oo + i).add(1f)).intoArray(o, oo + i);
                 }
                 break;
             default:
@@ -215,47 +206,66 @@ final class VectorElementwise {
     private static final float ROUND = 12582912f;
 
     /**
-     * e^x: x = n ln2 + r with |r| <= ln2/2 (n rounded by the 1.5 * 2^23 trick, ln2 split in two so n ln2 is
-     * exact), e^r by its Taylor polynomial to degree 7 (truncation error under 1e-8), times 2^n built in
-     * the exponent bits. Overflow gives +inf, NaN stays NaN, results below the smallest normal float (x < -87.34)
-     * flush to 0. Within 2 ulp of Math.exp.
+     * {@code o[i] = e^(mul * x[i] - sub)}, with {@code x[i]} replaced by its absolute value where asked.
+     * e^y: y = n ln2 + r with |r| <= ln2/2 (n rounded by the 1.5 * 2^23 trick, ln2 split in two so n ln2
+     * is exact), e^r by its Taylor polynomial to degree 7 (truncation error under 1e-8), times 2^n built in
+     * the exponent bits, in two halves so n = 128 and n = -126 both stay representable. Overflow gives
+     * +inf, NaN stays NaN, results below the smallest normal float flush to 0. Within 2 ulp of Math.exp.
+     * The whole computation sits in this one loop: a vector passed to a method the JIT does not inline
+     * becomes an object on the heap, which costs more than the arithmetic.
      */
-    static FloatVector exp(FloatVector x) {
-        FloatVector xc = x.max(-87.33654f).min(88.72283f);
-        FloatVector n = xc.mul(LOG2E).add(ROUND).sub(ROUND);
-        FloatVector r = n.mul(-LN2_HI).add(xc).add(n.mul(-LN2_LO));
-        FloatVector p = r.mul(1f / 5040).add(1f / 720);
-        p = p.mul(r).add(1f / 120);
-        p = p.mul(r).add(1f / 24);
-        p = p.mul(r).add(1f / 6);
-        p = p.mul(r).add(0.5f);
-        p = p.mul(r).add(1f);
-        p = p.mul(r).add(1f);
-        // 2^n in two halves, so that n = 128 (x just below the overflow) and n = -126 both stay representable.
-        jdk.incubator.vector.IntVector ni = (jdk.incubator.vector.IntVector) n.convert(VectorOperators.F2I, 0);
-        jdk.incubator.vector.IntVector n1 = ni.lanewise(VectorOperators.ASHR, 1);
-        FloatVector s1 = n1.add(127).lanewise(VectorOperators.LSHL, 23).reinterpretAsFloats();
-        FloatVector s2 = ni.sub(n1).add(127).lanewise(VectorOperators.LSHL, 23).reinterpretAsFloats();
-        FloatVector e = p.mul(s1).mul(s2);
-        e = e.blend(0f, x.compare(VectorOperators.LT, -87.33654f));
-        e = e.blend(Float.POSITIVE_INFINITY, x.compare(VectorOperators.GT, 88.72283f));
-        return e.blend(x, x.compare(VectorOperators.NE, x));
+    static void expLoop(float[] a, int ao, float[] o, int oo, int n, float mul, float sub, boolean absolute) {
+        int i = 0;
+        for (int bound = S.loopBound(n); i < bound; i += L) {
+            FloatVector v = FloatVector.fromArray(S, a, ao + i);
+            FloatVector x = (absolute ? v.abs() : v).mul(mul).sub(sub);
+            FloatVector xc = x.max(-87.33654f).min(88.72283f);
+            FloatVector rounded = xc.mul(LOG2E).add(ROUND);
+            FloatVector nf = rounded.sub(ROUND);
+            FloatVector r = nf.mul(-LN2_HI).add(xc).add(nf.mul(-LN2_LO));
+            FloatVector p = r.mul(1f / 5040).add(1f / 720);
+            p = p.mul(r).add(1f / 120);
+            p = p.mul(r).add(1f / 24);
+            p = p.mul(r).add(1f / 6);
+            p = p.mul(r).add(0.5f);
+            p = p.mul(r).add(1f);
+            p = p.mul(r).add(1f);
+            // n as an int without a (slow, on JDK 17) vector conversion: 1.5 * 2^23 + n has n in its low bits.
+            IntVector ni = rounded.reinterpretAsInts().sub(0x4B400000);
+            IntVector n1 = ni.lanewise(VectorOperators.ASHR, 1);
+            FloatVector s1 = n1.add(127).lanewise(VectorOperators.LSHL, 23).reinterpretAsFloats();
+            FloatVector s2 = ni.sub(n1).add(127).lanewise(VectorOperators.LSHL, 23).reinterpretAsFloats();
+            FloatVector e = p.mul(s1).mul(s2);
+            e = e.blend(0f, x.compare(VectorOperators.LT, -87.33654f));
+            e = e.blend(Float.POSITIVE_INFINITY, x.compare(VectorOperators.GT, 88.72283f));
+            e.blend(x, x.compare(VectorOperators.NE, x)).intoArray(o, oo + i);
+        }
+        for (; i < n; i++) {
+            float v = absolute ? Math.abs(a[ao + i]) : a[ao + i];
+            o[oo + i] = (float) Math.exp(mul * v - sub);
+        }
     }
 
     /** tanh(x) = sign(x) (1 - e) / (1 + e) with e = e^(-2|x|); its Taylor series below |x| = 0.2, where 1 - e cancels. */
-    static FloatVector tanh(FloatVector x) {
-        FloatVector ax = x.abs();
-        FloatVector e = exp(ax.mul(-2f));
-        FloatVector big = FloatVector.broadcast(S, 1f).sub(e).div(e.add(1f));
-        FloatVector x2 = x.mul(x);
-        FloatVector t = x2.mul(-1382f / 155925).add(62f / 2835);
-        t = t.mul(x2).add(-17f / 315);
-        t = t.mul(x2).add(2f / 15);
-        t = t.mul(x2).add(-1f / 3);
-        t = t.mul(x2).add(1f);
-        FloatVector small = t.mul(x);
-        FloatVector signed = big.blend(big.neg(), x.compare(VectorOperators.LT, 0f));
-        return signed.blend(small, ax.compare(VectorOperators.LT, 0.2f));
+    static void tanhLoop(float[] a, int ao, float[] o, int oo, int n) {
+        expLoop(a, ao, o, oo, n, -2f, 0f, true);
+        int i = 0;
+        for (int bound = S.loopBound(n); i < bound; i += L) {
+            FloatVector x = FloatVector.fromArray(S, a, ao + i);
+            FloatVector e = FloatVector.fromArray(S, o, oo + i);
+            FloatVector big = FloatVector.broadcast(S, 1f).sub(e).div(e.add(1f));
+            FloatVector x2 = x.mul(x);
+            FloatVector t = x2.mul(-1382f / 155925).add(62f / 2835);
+            t = t.mul(x2).add(-17f / 315);
+            t = t.mul(x2).add(2f / 15);
+            t = t.mul(x2).add(-1f / 3);
+            t = t.mul(x2).add(1f);
+            FloatVector signed = big.blend(big.neg(), x.compare(VectorOperators.LT, 0f));
+            signed.blend(t.mul(x), x.abs().compare(VectorOperators.LT, 0.2f)).intoArray(o, oo + i);
+        }
+        for (; i < n; i++) {
+            o[oo + i] = (float) Math.tanh(a[ao + i]);
+        }
     }
 
     /** The lanes' sum in lane order, the same whether the JIT compiled the caller or not. */
@@ -304,24 +314,9 @@ final class VectorElementwise {
         for (; i < n; i++) {
             m = Math.max(m, a[ao + i]);
         }
-        FloatVector mb = FloatVector.broadcast(S, m);
-        FloatVector sv = FloatVector.zero(S);
-        i = 0;
-        for (; i < bound; i += L) {
-            FloatVector e = exp(FloatVector.fromArray(S, a, ao + i).sub(mb));
-            sv = sv.add(e);
-            if (!log) {
-                e.intoArray(o, oo + i);
-            }
-        }
-        double sum = addLanes(sv);
-        for (; i < n; i++) {
-            float e = (float) Math.exp(a[ao + i] - m);
-            sum += e;
-            if (!log) {
-                o[oo + i] = e;
-            }
-        }
+        // e^(x - m) into o (a log-softmax overwrites it below), then its sum.
+        expLoop(a, ao, o, oo, n, 1f, m, false);
+        double sum = sum(o, oo, n);
         if (log) {
             float lse = (float) (m + Math.log(sum));
             FloatVector lv = FloatVector.broadcast(S, lse);
