@@ -20,6 +20,10 @@ final class PackedGemm {
                       float[] c, int co, int crs) {
         int mr = kernel.mr();
         int nr = kernel.nr();
+        if (k <= KC && bcs == 1 && (long) k * p <= DIRECT_MAX_B) {
+            direct(kernel, n, k, p, a, ao, ars, acs, b, bo, brs, c, co, crs);
+            return;
+        }
         int slivers = (p + nr - 1) / nr;
         long flops = 2L * n * k * p;
         int threads = flops < PARALLEL_FLOPS ? 1 : Parallel.threads();
@@ -48,7 +52,7 @@ final class PackedGemm {
                         int jc = s * nr;
                         int cols = Math.min(nr, p - jc);
                         for (int ir = 0; ir < rows; ir += mr) {
-                            kernel.run(kc, ap, ir * kc, bp, s * nr * kc, c, co + (ic + ir) * crs + jc, crs, Math.min(mr, rows - ir), cols);
+                            kernel.run(kc, ap, ir * kc, 1, mr, bp, s * nr * kc, nr, c, co + (ic + ir) * crs + jc, crs, Math.min(mr, rows - ir), cols);
                         }
                     }
                 }
@@ -58,6 +62,54 @@ final class PackedGemm {
             } else {
                 Parallel.forEachTask(tasks, body);
             }
+        }
+    }
+
+    /** The most elements of B read in place, unpacked (it then sits in L2 while A streams past). */
+    static final long DIRECT_MAX_B = 1L << 18;
+
+    /**
+     * A product small enough to skip most packing: whole slivers of A and B are read in place (A with
+     * its own strides, B by rows), and only the slivers cut by the bottom and right edges are packed
+     * (zero-padded). Row slivers are shared among the threads.
+     */
+    static void direct(MicroKernel kernel, int n, int k, int p, float[] a, int ao, int ars, int acs, float[] b, int bo, int brs,
+                       float[] c, int co, int crs) {
+        int mr = kernel.mr();
+        int nr = kernel.nr();
+        int rowSlivers = (n + mr - 1) / mr;
+        int colSlivers = (p + nr - 1) / nr;
+        int nFull = (n / mr) * mr;
+        int pFull = (p / nr) * nr;
+        float[] aEdge = null;
+        if (nFull < n) {
+            aEdge = new float[mr * k];
+            packA(a, ao + nFull * ars, ars, acs, n - nFull, k, mr, aEdge);
+        }
+        float[] bEdge = null;
+        if (pFull < p) {
+            bEdge = new float[nr * k];
+            packB(b, bo + pFull, brs, 1, k, p - pFull, nr, bEdge);
+        }
+        float[] ae = aEdge;
+        float[] be = bEdge;
+        Parallel.RangeBody body = (lo, hi) -> {
+            for (int i = lo; i < hi; i++) {
+                int ir = i * mr;
+                boolean aWhole = ir + mr <= n;
+                for (int j = 0; j < colSlivers; j++) {
+                    int jc = j * nr;
+                    boolean bWhole = jc + nr <= p;
+                    kernel.run(k, aWhole ? a : ae, aWhole ? ao + ir * ars : 0, aWhole ? ars : 1, aWhole ? acs : mr,
+                            bWhole ? b : be, bWhole ? bo + jc : 0, bWhole ? brs : nr,
+                            c, co + ir * crs + jc, crs, Math.min(mr, n - ir), Math.min(nr, p - jc));
+                }
+            }
+        };
+        if (2L * n * k * p < PARALLEL_FLOPS) {
+            body.run(0, rowSlivers);
+        } else {
+            Parallel.forEachTask(rowSlivers, body);
         }
     }
 

@@ -159,6 +159,8 @@ public final class Parallel {
     private static final class Helper extends Thread {
         private volatile Job job;
         private volatile int part;
+        /** Set while the helper is (about to be) parked, so that a busy-spinning helper is not unparked: that costs a system call. */
+        private volatile boolean parked;
 
         Helper(int index) {
             super("jgrad-kernel-" + (index + 1));
@@ -168,7 +170,9 @@ public final class Parallel {
         void assign(Job j, int p) {
             part = p;
             job = j;
-            LockSupport.unpark(this);
+            if (parked) {
+                LockSupport.unpark(this);
+            }
         }
 
         @Override
@@ -192,9 +196,13 @@ public final class Parallel {
             while ((j = job) == null) {
                 if (System.nanoTime() - start < SPIN_NANOS) {
                     Thread.onSpinWait();
-                } else {
+                    continue;
+                }
+                parked = true;
+                if (job == null) {
                     LockSupport.park(this);
                 }
+                parked = false;
             }
             return j;
         }

@@ -204,6 +204,14 @@ final class VectorElementwise {
     private static final float LN2_HI = 0.693145751953125f;
     private static final float LN2_LO = 1.42860682030941723212e-6f;
     private static final float ROUND = 12582912f;
+    private static final FloatVector ONE = FloatVector.broadcast(S, 1f);
+    private static final FloatVector NEG_LN2_HI = FloatVector.broadcast(S, -LN2_HI);
+    private static final FloatVector C5040 = FloatVector.broadcast(S, 1f / 5040);
+    private static final FloatVector C2 = FloatVector.broadcast(S, 0.5f);
+    private static final FloatVector C6 = FloatVector.broadcast(S, 1f / 6);
+    private static final FloatVector C24 = FloatVector.broadcast(S, 1f / 24);
+    private static final FloatVector C120 = FloatVector.broadcast(S, 1f / 120);
+    private static final FloatVector C720 = FloatVector.broadcast(S, 1f / 720);
 
     /**
      * {@code o[i] = e^(mul * x[i] - sub)}, with {@code x[i]} replaced by its absolute value where asked.
@@ -222,23 +230,23 @@ final class VectorElementwise {
             FloatVector xc = x.max(-87.33654f).min(88.72283f);
             FloatVector rounded = xc.mul(LOG2E).add(ROUND);
             FloatVector nf = rounded.sub(ROUND);
-            FloatVector r = nf.mul(-LN2_HI).add(xc).add(nf.mul(-LN2_LO));
-            FloatVector p = r.mul(1f / 5040).add(1f / 720);
-            p = p.mul(r).add(1f / 120);
-            p = p.mul(r).add(1f / 24);
-            p = p.mul(r).add(1f / 6);
-            p = p.mul(r).add(0.5f);
-            p = p.mul(r).add(1f);
-            p = p.mul(r).add(1f);
+            FloatVector r = nf.fma(NEG_LN2_HI, xc).add(nf.mul(-LN2_LO));
+            FloatVector p = r.fma(C5040, C720);
+            p = p.fma(r, C120);
+            p = p.fma(r, C24);
+            p = p.fma(r, C6);
+            p = p.fma(r, C2);
+            p = p.fma(r, ONE);
+            p = p.fma(r, ONE);
             // n as an int without a (slow, on JDK 17) vector conversion: 1.5 * 2^23 + n has n in its low bits.
             IntVector ni = rounded.reinterpretAsInts().sub(0x4B400000);
             IntVector n1 = ni.lanewise(VectorOperators.ASHR, 1);
             FloatVector s1 = n1.add(127).lanewise(VectorOperators.LSHL, 23).reinterpretAsFloats();
             FloatVector s2 = ni.sub(n1).add(127).lanewise(VectorOperators.LSHL, 23).reinterpretAsFloats();
             FloatVector e = p.mul(s1).mul(s2);
+            // NaN needs no care: max and min keep it, and it poisons the product.
             e = e.blend(0f, x.compare(VectorOperators.LT, -87.33654f));
-            e = e.blend(Float.POSITIVE_INFINITY, x.compare(VectorOperators.GT, 88.72283f));
-            e.blend(x, x.compare(VectorOperators.NE, x)).intoArray(o, oo + i);
+            e.blend(Float.POSITIVE_INFINITY, x.compare(VectorOperators.GT, 88.72283f)).intoArray(o, oo + i);
         }
         for (; i < n; i++) {
             float v = absolute ? Math.abs(a[ao + i]) : a[ao + i];
