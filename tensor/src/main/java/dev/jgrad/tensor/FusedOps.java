@@ -5,6 +5,13 @@ package dev.jgrad.tensor;
  * temporary per step. Plain arithmetic on tensors, nothing of gradients: the nn optimizers call them.
  */
 public final class FusedOps {
+    /**
+     * Adam's moments below this magnitude become 0. A moment whose gradient stopped (a dead ReLU unit)
+     * decays geometrically into subnormal floats, where each multiply costs the CPU some hundred times
+     * more; the update such a moment would make is below 1e-21 of the learning rate.
+     */
+    static final float FLUSH = 1e-30f;
+
     private FusedOps() {
     }
 
@@ -22,7 +29,8 @@ public final class FusedOps {
     /**
      * One Adam step in place, PyTorch's formula: {@code g' = g + l2 * p}; {@code m = b1 m + (1-b1) g'};
      * {@code v = b2 v + (1-b2) g'^2}; {@code p -= stepSize * m / (sqrt(v) / bc2Sqrt + eps)}. Decoupled
-     * decay (AdamW) is applied by the caller before ({@code p *= 1 - lr * wd}).
+     * decay (AdamW) is applied by the caller before ({@code p *= 1 - lr * wd}). Moments below {@link #FLUSH}
+     * become 0.
      */
     public static void adam(Tensor p, Tensor g, Tensor m, Tensor v, double b1, double b2, double l2, double stepSize,
                             double bc2Sqrt, double eps) {
@@ -48,6 +56,8 @@ public final class FusedOps {
             float gi = g[go + i] + l2 * p[po + i];
             float mi = b1 * m[mo + i] + (1 - b1) * gi;
             float vi = b2 * v[vo + i] + (1 - b2) * gi * gi;
+            mi = Math.abs(mi) < FLUSH ? 0f : mi;
+            vi = vi < FLUSH ? 0f : vi;
             m[mo + i] = mi;
             v[vo + i] = vi;
             p[po + i] -= stepSize * mi / ((float) Math.sqrt(vi) / bc2Sqrt + eps);

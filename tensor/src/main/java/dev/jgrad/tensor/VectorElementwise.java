@@ -365,6 +365,8 @@ final class VectorElementwise {
             FloatVector gv = FloatVector.fromArray(S, g, go + i).add(pv.mul(vl2));
             FloatVector mv = FloatVector.fromArray(S, m, mo + i).mul(vb1).add(gv.mul(c1));
             FloatVector vv = FloatVector.fromArray(S, v, vo + i).mul(vb2).add(gv.mul(gv).mul(c2));
+            mv = mv.blend(0f, mv.abs().compare(VectorOperators.LT, FusedOps.FLUSH));
+            vv = vv.blend(0f, vv.compare(VectorOperators.LT, FusedOps.FLUSH));
             mv.intoArray(m, mo + i);
             vv.intoArray(v, vo + i);
             pv.sub(step.mul(mv).div(vv.sqrt().div(bc).add(ve))).intoArray(p, po + i);
