@@ -66,7 +66,7 @@ final class PackedGemm {
     }
 
     /** The most elements of B read in place, unpacked (it then sits in L2 while A streams past). */
-    static final long DIRECT_MAX_B = 1L << 18;
+    static final long DIRECT_MAX_B = 1L << 15;
 
     /**
      * A product small enough to skip most packing: whole slivers of A and B are read in place (A with
