@@ -27,23 +27,33 @@ final class PackedGemm {
         int slivers = (p + nr - 1) / nr;
         long flops = 2L * n * k * p;
         int threads = flops < PARALLEL_FLOPS ? 1 : Parallel.threads();
-        // Row blocks of at most MC rows, a multiple of mr, as even as the thread count allows.
-        int rowBlocks = Math.max((n + MC - 1) / MC, Math.min(threads, (n + mr - 1) / mr));
-        int mc = (((n + rowBlocks - 1) / rowBlocks + mr - 1) / mr) * mr;
-        rowBlocks = (n + mc - 1) / mc;
+        // Row blocks of whole mr-row slivers, at most MC rows each, their count a multiple of the threads
+        // and their sizes within one sliver of each other, so that the threads finish together.
+        int rowSlivers = (n + mr - 1) / mr;
+        int rowBlocks = Math.max(1, (rowSlivers * mr + MC - 1) / MC);
+        rowBlocks = Math.min(rowSlivers, (rowBlocks + threads - 1) / threads * threads);
         // Enough tasks to keep every thread busy: split the columns when there are few row blocks.
         int colChunks = Math.max(1, Math.min(slivers, (2 * threads + rowBlocks - 1) / rowBlocks));
         int tasks = rowBlocks * colChunks;
+        int blocks = rowBlocks;
         float[] bp = bBuffer(slivers * nr * Math.min(k, KC));
         for (int pc = 0; pc < k; pc += KC) {
             int kc = Math.min(KC, k - pc);
-            packB(b, bo + pc * brs, brs, bcs, kc, p, nr, bp);
+            int kOff = bo + pc * brs;
+            if (threads == 1) {
+                packB(b, kOff, brs, bcs, kc, p, nr, bp);
+            } else {
+                // Slivers of B are independent: pack them on all threads.
+                int kcs = kc;
+                Parallel.forRange(slivers, 1, (lo, hi) -> packBSlivers(b, kOff, brs, bcs, kcs, p, nr, bp, lo, hi));
+            }
             int kFrom = pc;
             Parallel.RangeBody body = (lo, hi) -> {
                 for (int t = lo; t < hi; t++) {
-                    int ic = (t / colChunks) * mc;
+                    int rb = t / colChunks;
                     int cc = t % colChunks;
-                    int rows = Math.min(mc, n - ic);
+                    int ic = (int) ((long) rowSlivers * rb / blocks) * mr;
+                    int rows = Math.min((int) ((long) rowSlivers * (rb + 1) / blocks) * mr, n) - ic;
                     int sFrom = (int) ((long) slivers * cc / colChunks);
                     int sTo = (int) ((long) slivers * (cc + 1) / colChunks);
                     float[] ap = aBuffer(((rows + mr - 1) / mr) * mr * kc);
@@ -156,8 +166,13 @@ final class PackedGemm {
 
     /** Rows [0, kc) and all p columns of B into slivers of nr columns: bp[sliver][k][j], zero-padded. */
     static void packB(float[] b, int bo, int brs, int bcs, int kc, int p, int nr, float[] bp) {
-        int idx = 0;
-        for (int jc = 0; jc < p; jc += nr) {
+        packBSlivers(b, bo, brs, bcs, kc, p, nr, bp, 0, (p + nr - 1) / nr);
+    }
+
+    /** Slivers [sFrom, sTo) of {@link #packB}. */
+    static void packBSlivers(float[] b, int bo, int brs, int bcs, int kc, int p, int nr, float[] bp, int sFrom, int sTo) {
+        int idx = sFrom * nr * kc;
+        for (int jc = sFrom * nr; jc < Math.min(p, sTo * nr); jc += nr) {
             int cols = Math.min(nr, p - jc);
             for (int kk = 0; kk < kc; kk++) {
                 int src = bo + kk * brs + jc * bcs;
