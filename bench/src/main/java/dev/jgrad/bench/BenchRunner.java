@@ -77,6 +77,7 @@ public final class BenchRunner {
         }
         out.put("threads", threads);
         out.put("jdk", System.getProperty("java.vm.name") + " " + Runtime.version());
+        out.put("kernels", dev.jgrad.tensor.Simd.describe());
         out.put("mode", length.name().toLowerCase(java.util.Locale.ROOT));
         Map<String, Object> err = new LinkedHashMap<>();
         for (String k : KEY_ORDER) {
