@@ -158,7 +158,8 @@ public final class RegressionExample {
                 + " the targets' %.3f)%n", buggyR2, spread, Math.sqrt(yTest.var().item()));
         out.printf(Locale.ROOT, "  fixed  loss = (pred - target.unsqueeze(1)).square().mean()  pred [%d, 1] - target [%d, 1] -> [%d, 1]%n",
                 batch, batch, batch);
-        out.printf(Locale.ROOT, "         held-out R² = %.3f: the model fits the signal%n", fixedR2);
+        out.printf(Locale.ROOT, "         held-out R² = %.3f: %s%n", fixedR2,
+                fixedR2 > 0.9 ? "the model fits the signal" : "the model is learning the signal (more epochs will fit it)");
         out.println();
         out.println("Two tools would have caught the bug before any training:");
         Variable pred = Variable.of(Tensor.zeros(batch, 1));
