@@ -162,31 +162,10 @@ final class Iter {
         if (numel == 0) {
             return;
         }
-        int nd = shape.length;
-        int k = base.length;
-        int inner = shape[nd - 1];
-        int[] off = base.clone();
-        if (nd == 1) {
-            row.run(off, inner);
+        if (shape.length == 1) {
+            row.run(base.clone(), shape[0]);
             return;
         }
-        int[] idx = new int[nd - 1];
-        int rows = numel / inner;
-        for (int r = 0; r < rows; r++) {
-            row.run(off, inner);
-            for (int d = nd - 2; d >= 0; d--) {
-                idx[d]++;
-                if (idx[d] < shape[d]) {
-                    for (int o = 0; o < k; o++) {
-                        off[o] += strides[o][d];
-                    }
-                    break;
-                }
-                idx[d] = 0;
-                for (int o = 0; o < k; o++) {
-                    off[o] -= strides[o][d] * (shape[d] - 1);
-                }
-            }
-        }
+        forEachRow(base, row, 0, numel / shape[shape.length - 1]);
     }
 }

@@ -22,7 +22,6 @@ import dev.jgrad.tensor.Tensor;
 
 import java.io.PrintStream;
 import java.nio.file.Path;
-import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 
@@ -143,19 +142,12 @@ public final class AttentionExample {
                     }
                 }, metrics, new Progress("attention", epochs, loader.batches()), 0);
         double acc = accuracy(model, test);
-        double seconds = (System.nanoTime() - started) / 1e9;
         out.printf(Locale.ROOT, "held-out accuracy %.1f%% over %d positions with an answer (chance: %.1f%%)%n", 100 * acc,
                 (int) test[1].ne((double) Losses.IGNORE_INDEX).to(DType.FLOAT64).sum().item(), 100.0 / (VOCAB - 1));
         RunFiles.writeMetricsAndChart(dir, metrics, "attention: copy the token " + LOOKBACK + " steps back",
                 String.format(Locale.ROOT, "held-out accuracy %.1f%%  (seed %d)", 100 * acc, o.seed()));
-        Map<String, Object> s = new LinkedHashMap<>();
-        s.put("final_loss", metrics.last("train", "train"));
-        s.put("val_loss", metrics.last("train", "val"));
-        s.put("accuracy", acc);
-        RunFiles.writeSummary(dir, "attention", o.seed(), seconds, Map.of("train", s));
-        RunFiles.saveCheckpoint(dir, model, opt, Map.of("example", "attention", "seed", Long.toString(o.seed())));
-        out.println("Wrote " + dir + "/{metrics.csv, loss.png, summary.json, model.safetensors, optimizer.safetensors} in "
-                + String.format(Locale.ROOT, "%.1f", seconds) + " s");
+        RunFiles.finish(dir, "attention", o.seed(), started, Map.of("train", RunFiles.series(metrics, "train", "accuracy", acc)),
+                model, opt, Map.of(), "metrics.csv, loss.png", out);
         return new Outcome(acc, metrics.last("train", "train"), dir);
     }
 }

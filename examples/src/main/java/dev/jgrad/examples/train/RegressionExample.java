@@ -116,19 +116,15 @@ public final class RegressionExample {
             buggyR2 = r2(buggy.forward(Variable.of(xTest)).data(), yTest);
             fixedR2 = r2(fixed.forward(Variable.of(xTest)).data(), yTest);
         }
-        double seconds = (System.nanoTime() - started) / 1e9;
         report(out, batch, buggyR2, fixedR2, buggy, xTest, yTest);
 
         RunFiles.writeMetricsAndChart(dir, metrics, "regression: the (B,1) - (B,) loss bug beside the fix",
                 String.format(Locale.ROOT, "held-out R² buggy %.2f, fixed %.2f  (seed %d)", buggyR2, fixedR2, o.seed()));
         Map<String, Map<String, Object>> series = new LinkedHashMap<>();
-        series.put("buggy", seriesSummary(metrics.last("buggy", "train"), metrics.last("buggy", "val"), buggyR2));
-        series.put("fixed", seriesSummary(metrics.last("fixed", "train"), metrics.last("fixed", "val"), fixedR2));
-        RunFiles.writeSummary(dir, "regression", o.seed(), seconds, series);
-        RunFiles.saveCheckpoint(dir, fixed, fixedOpt, Map.of("example", "regression", "series", "fixed", "seed", Long.toString(o.seed())));
+        series.put("buggy", RunFiles.series(metrics, "buggy", "r2", buggyR2));
+        series.put("fixed", RunFiles.series(metrics, "fixed", "r2", fixedR2));
         out.println();
-        out.println("Wrote " + dir + "/{metrics.csv, loss.png, summary.json, model.safetensors, optimizer.safetensors} in "
-                + String.format(Locale.ROOT, "%.1f", seconds) + " s");
+        RunFiles.finish(dir, "regression", o.seed(), started, series, fixed, fixedOpt, Map.of("series", "fixed"), "metrics.csv, loss.png", out);
         return new Outcome(buggyR2, fixedR2, metrics.last("buggy", "train"), metrics.last("fixed", "train"), dir);
     }
 
@@ -136,14 +132,6 @@ public final class RegressionExample {
         try (NoGrad g = NoGrad.enter()) {
             return model.forward(Variable.of(x)).data().reshape(-1).sub(y).square().mean().item();
         }
-    }
-
-    private static Map<String, Object> seriesSummary(double trainLoss, double valLoss, double r2) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("final_loss", trainLoss);
-        m.put("val_loss", valLoss);
-        m.put("r2", r2);
-        return m;
     }
 
     private static void report(PrintStream out, int batch, double buggyR2, double fixedR2, Sequential buggy, Tensor xTest, Tensor yTest) {

@@ -47,6 +47,28 @@ final class RunFiles {
         }
     }
 
+    /** One series' numbers for summary.json: the last training and held-out losses and the example's score. */
+    static Map<String, Object> series(Metrics metrics, String series, String scoreName, double score) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("final_loss", metrics.last(series, "train"));
+        m.put("val_loss", metrics.last(series, "val"));
+        m.put(scoreName, score);
+        return m;
+    }
+
+    /** The end of every run: summary.json, the checkpoint of {@code model}, and a line naming what was written. */
+    static void finish(Path dir, String example, long seed, long startedNanos, Map<String, Map<String, Object>> series,
+                       Module model, Optimizer opt, Map<String, String> metadata, String files, java.io.PrintStream out) {
+        double seconds = (System.nanoTime() - startedNanos) / 1e9;
+        writeSummary(dir, example, seed, seconds, series);
+        Map<String, String> meta = new LinkedHashMap<>(metadata);
+        meta.put("example", example);
+        meta.put("seed", Long.toString(seed));
+        saveCheckpoint(dir, model, opt, meta);
+        out.println("Wrote " + dir + "/{" + files + ", summary.json, model.safetensors, optimizer.safetensors} in "
+                + String.format(java.util.Locale.ROOT, "%.1f", seconds) + " s");
+    }
+
     /** JSON has no NaN: a value that was never measured (no epoch ran) is written as null. */
     @SuppressWarnings("unchecked")
     private static Object finite(Object v) {

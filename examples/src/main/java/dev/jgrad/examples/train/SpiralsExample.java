@@ -21,7 +21,6 @@ import dev.jgrad.tensor.Tensor;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
-import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 
@@ -88,7 +87,6 @@ public final class SpiralsExample {
                     }
                 }, metrics, new Progress("mlp", epochs, loader.batches()), 0);
         double acc = accuracy(model, test[0], test[1]);
-        double seconds = (System.nanoTime() - started) / 1e9;
         out.printf(Locale.ROOT, "held-out accuracy %.1f%%%n", 100 * acc);
         String subtitle = String.format(Locale.ROOT, "held-out accuracy %.1f%%  (seed %d)", 100 * acc, o.seed());
         RunFiles.writeMetricsAndChart(dir, metrics, "mlp: two spirals, cross-entropy", subtitle);
@@ -101,14 +99,8 @@ public final class SpiralsExample {
         } catch (IOException e) {
             throw new UserError("cannot write " + dir.resolve("boundary.png") + ": " + e.getMessage(), e);
         }
-        Map<String, Object> s = new LinkedHashMap<>();
-        s.put("final_loss", metrics.last("train", "train"));
-        s.put("val_loss", metrics.last("train", "val"));
-        s.put("accuracy", acc);
-        RunFiles.writeSummary(dir, "mlp", o.seed(), seconds, Map.of("train", s));
-        RunFiles.saveCheckpoint(dir, model, opt, Map.of("example", "mlp", "seed", Long.toString(o.seed())));
-        out.println("Wrote " + dir + "/{metrics.csv, loss.png, boundary.png, summary.json, model.safetensors, optimizer.safetensors} in "
-                + String.format(Locale.ROOT, "%.1f", seconds) + " s");
+        RunFiles.finish(dir, "mlp", o.seed(), started, Map.of("train", RunFiles.series(metrics, "train", "accuracy", acc)),
+                model, opt, Map.of(), "metrics.csv, loss.png, boundary.png", out);
         return new Outcome(acc, metrics.last("train", "train"), dir);
     }
 }

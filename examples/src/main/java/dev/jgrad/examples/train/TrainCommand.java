@@ -22,18 +22,8 @@ public final class TrainCommand implements Callable<Integer> {
         throw new ParameterException(spec.commandLine(), "name the example to train: " + String.join(", ", spec.subcommands().keySet()));
     }
 
-    /** Applies the flags every example shares. */
-    static void setUp(TrainOptions o, CommandSpec spec) {
-        o.validate(spec);
-        if (o.threads != null) {
-            Parallel.setThreads(o.threads);
-        }
-    }
-
-    @Command(name = "regression", mixinStandardHelpOptions = true,
-            description = {"The (B,1) - (B,) loss bug beside its fix: an MLP trained twice from the same initialisation,",
-                "once with the loss that silently broadcasts to (B,B) and once with the shapes fixed."})
-    static final class Regression implements Callable<Integer> {
+    /** What every example command shares: the flags, their checks, then the example's own training. */
+    abstract static class Example implements Callable<Integer> {
         @Mixin
         TrainOptions options;
         @Spec
@@ -41,42 +31,43 @@ public final class TrainCommand implements Callable<Integer> {
 
         @Override
         public Integer call() {
-            setUp(options, spec);
-            RegressionExample.run(options, System.out);
+            options.validate(spec);
+            if (options.threads != null) {
+                Parallel.setThreads(options.threads);
+            }
+            train();
             return 0;
+        }
+
+        abstract void train();
+    }
+
+    @Command(name = "regression", mixinStandardHelpOptions = true,
+            description = {"The (B,1) - (B,) loss bug beside its fix: an MLP trained twice from the same initialisation,",
+                "once with the loss that silently broadcasts to (B,B) and once with the shapes fixed."})
+    static final class Regression extends Example {
+        @Override
+        void train() {
+            RegressionExample.run(options, System.out);
         }
     }
 
     @Command(name = "attention", mixinStandardHelpOptions = true,
             description = {"A small transformer (embeddings, causal self-attention with a key padding mask, MLP, LayerNorm)",
                 "learns to output, at each position of a variable-length sequence, the token k steps earlier."})
-    static final class Attention implements Callable<Integer> {
-        @Mixin
-        TrainOptions options;
-        @Spec
-        CommandSpec spec;
-
+    static final class Attention extends Example {
         @Override
-        public Integer call() {
-            setUp(options, spec);
+        void train() {
             AttentionExample.run(options, System.out);
-            return 0;
         }
     }
 
     @Command(name = "mlp", mixinStandardHelpOptions = true,
             description = "An MLP classifies two interleaved spirals with cross-entropy, and draws its decision boundary.")
-    static final class Mlp implements Callable<Integer> {
-        @Mixin
-        TrainOptions options;
-        @Spec
-        CommandSpec spec;
-
+    static final class Mlp extends Example {
         @Override
-        public Integer call() {
-            setUp(options, spec);
+        void train() {
             SpiralsExample.run(options, System.out);
-            return 0;
         }
     }
 }
