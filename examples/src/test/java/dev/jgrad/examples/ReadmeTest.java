@@ -37,6 +37,72 @@ class ReadmeTest {
         return readme.substring(start, readme.indexOf("```", start));
     }
 
+    /** The Java blocks of a section, in order. */
+    static java.util.List<String> javaBlocks(String readme, String heading, String nextHeading) {
+        int at = readme.indexOf(heading);
+        int end = nextHeading == null ? readme.length() : readme.indexOf(nextHeading, at);
+        String section = readme.substring(at, end);
+        java.util.List<String> blocks = new java.util.ArrayList<>();
+        for (int i = section.indexOf("```java\n"); i >= 0; i = section.indexOf("```java\n", i)) {
+            int start = i + "```java\n".length();
+            int stop = section.indexOf("```", start);
+            blocks.add(section.substring(start, stop));
+            i = stop + 3;
+        }
+        return blocks;
+    }
+
+    /** Compiles a class whose main runs {@code body} (imports go on top) and returns what it printed. */
+    private String compileAndRun(String name, String body) throws Exception {
+        StringBuilder imports = new StringBuilder("import dev.jgrad.tensor.*;\nimport dev.jgrad.autograd.*;\n");
+        StringBuilder code = new StringBuilder();
+        for (String line : body.split("\n")) {
+            (line.startsWith("import ") ? imports : code).append(line).append('\n');
+        }
+        String source = imports + "public class " + name + " {\n public static void main(String[] args) throws Exception {\n" + code + " }\n}\n";
+        Path src = tmp.resolve(name + ".java");
+        Files.writeString(src, source);
+        ByteArrayOutputStream errors = new ByteArrayOutputStream();
+        int rc = ToolProvider.getSystemJavaCompiler().run(null, null, errors, "-d", tmp.toString(), "-cp",
+                System.getProperty("java.class.path"), src.toString());
+        assertEquals(0, rc, "README code does not compile:\n" + errors.toString(StandardCharsets.UTF_8) + "\n" + source);
+        PrintStream original = System.out;
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try (URLClassLoader cl = new URLClassLoader(new URL[] {tmp.toUri().toURL()}, getClass().getClassLoader())) {
+            System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+            cl.loadClass(name).getMethod("main", String[].class).invoke(null, (Object) new String[0]);
+        } finally {
+            System.setOut(original);
+        }
+        return out.toString(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void theTourRunsAndPrintsWhatItSays() throws Exception {
+        java.util.List<String> tour = javaBlocks(readme(), "## A short tour", "### Two checks");
+        assertEquals(3, tour.size());
+        String printed = compileAndRun("Tour", String.join("\n", tour));
+        String first = tour.get(0);
+        StringBuilder expected = new StringBuilder();
+        for (String line : first.split("\n")) {
+            if (line.startsWith("// ")) {
+                expected.append(line.substring(3)).append('\n');
+            }
+        }
+        assertEquals(expected.toString(), printed, "the printed tensor in the README");
+    }
+
+    @Test
+    void theWhereLogExampleGivesTheGradientsItStates() throws Exception {
+        java.util.List<String> blocks = javaBlocks(readme(), "### Why `where", "## Train your own model");
+        assertEquals(2, blocks.size());
+        String checks = "float[] g = x.grad().toFloatArray();\n"
+                + "if (!(g[0] == 0f && 1 / g[0] < 0 && Float.isNaN(g[1]) && g[2] == 0.5f)) throw new AssertionError(java.util.Arrays.toString(g));\n"
+                + "float[] h = z.grad().toFloatArray();\n"
+                + "if (!(h[0] == 0f && h[1] == 0f && h[2] == 0.5f)) throw new AssertionError(java.util.Arrays.toString(h));\n";
+        compileAndRun("WhereLog", blocks.get(0) + blocks.get(1) + checks);
+    }
+
     @Test
     void theTrainYourOwnModelLoopCompilesRunsAndLearns() throws Exception {
         String source = javaBlock(readme(), "Train your own model");
