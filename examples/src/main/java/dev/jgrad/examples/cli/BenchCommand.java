@@ -17,8 +17,8 @@ import java.util.concurrent.Callable;
 
 /** {@code jgrad bench [--quick] [--json FILE] [--threads N]}: the JMH benchmarks of the workloads W1-W7. */
 @Command(name = "bench", mixinStandardHelpOptions = true,
-        description = {"Run the JMH benchmarks of the workloads W1-W7 (DESIGN.md) and print them under DESIGN.md's keys:",
-            "W1 in GFLOP/s, W2-W6 in ms, W7 in µs. Compare with: python3 bench/pytorch/workloads.py > P.json"})
+        description = {"Run the JMH benchmarks of the workloads W1-W7 (DESIGN.md): W1 in GFLOP/s, W2-W6 in ms, W7 in µs.",
+            "Compare with: python3 bench/pytorch/workloads.py > P.json"})
 public final class BenchCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
