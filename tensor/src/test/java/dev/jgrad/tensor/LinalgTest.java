@@ -43,7 +43,7 @@ class LinalgTest {
     /** The Vector API micro-kernel against the plain-Java one, through the same packing, on edge-heavy shapes. */
     @Test
     void vectorKernelAgreesWithThePlainKernel() {
-        assertTrue(Simd.enabled(), "the build runs tests with jdk.incubator.vector; the vector kernel must be in use");
+        VectorKernelsRequired.check();
         Generator g = new Generator(21);
         int[][] shapes = {{1, 1, 1}, {13, 7, 33}, {12, 512, 32}, {25, 600, 65}, {100, 3, 70}, {7, 1030, 5}};
         for (int[] s : shapes) {
