@@ -220,9 +220,11 @@ final class VectorElementwise {
      * the exponent bits, in two halves so n = 128 and n = -126 both stay representable. Overflow gives
      * +inf, NaN stays NaN, results below the smallest normal float flush to 0. Within 2 ulp of Math.exp.
      * The whole computation sits in this one loop: a vector passed to a method the JIT does not inline
-     * becomes an object on the heap, which costs more than the arithmetic.
+     * becomes an object on the heap, which costs more than the arithmetic. Returns the sum of the results
+     * (lanes added in a fixed order), which softmax needs and the others ignore.
      */
-    static void expLoop(float[] a, int ao, float[] o, int oo, int n, float mul, float sub, boolean absolute) {
+    static double expLoop(float[] a, int ao, float[] o, int oo, int n, float mul, float sub, boolean absolute) {
+        FloatVector total = FloatVector.zero(S);
         int i = 0;
         for (int bound = S.loopBound(n); i < bound; i += L) {
             FloatVector v = FloatVector.fromArray(S, a, ao + i);
@@ -246,12 +248,18 @@ final class VectorElementwise {
             FloatVector e = p.mul(s1).mul(s2);
             // NaN needs no care: max and min keep it, and it poisons the product.
             e = e.blend(0f, x.compare(VectorOperators.LT, -87.33654f));
-            e.blend(Float.POSITIVE_INFINITY, x.compare(VectorOperators.GT, 88.72283f)).intoArray(o, oo + i);
+            e = e.blend(Float.POSITIVE_INFINITY, x.compare(VectorOperators.GT, 88.72283f));
+            e.intoArray(o, oo + i);
+            total = total.add(e);
         }
+        double sum = addLanes(total);
         for (; i < n; i++) {
             float v = absolute ? Math.abs(a[ao + i]) : a[ao + i];
-            o[oo + i] = (float) Math.exp(mul * v - sub);
+            float e = (float) Math.exp(mul * v - sub);
+            o[oo + i] = e;
+            sum += e;
         }
+        return sum;
     }
 
     /** tanh(x) = sign(x) (1 - e) / (1 + e) with e = e^(-2|x|); its Taylor series below |x| = 0.2, where 1 - e cancels. */
@@ -322,9 +330,8 @@ final class VectorElementwise {
         for (; i < n; i++) {
             m = Math.max(m, a[ao + i]);
         }
-        // e^(x - m) into o (a log-softmax overwrites it below), then its sum.
-        expLoop(a, ao, o, oo, n, 1f, m, false);
-        double sum = sum(o, oo, n);
+        // e^(x - m) into o (a log-softmax overwrites it below) and its sum, in one pass.
+        double sum = expLoop(a, ao, o, oo, n, 1f, m, false);
         if (log) {
             float lse = (float) (m + Math.log(sum));
             FloatVector lv = FloatVector.broadcast(S, lse);
