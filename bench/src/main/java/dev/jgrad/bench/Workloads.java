@@ -4,6 +4,7 @@ import dev.jgrad.autograd.Variable;
 import dev.jgrad.nn.Linear;
 import dev.jgrad.nn.Losses;
 import dev.jgrad.nn.MultiheadAttention;
+import dev.jgrad.nn.Parameter;
 import dev.jgrad.nn.ReLU;
 import dev.jgrad.nn.Sequential;
 import dev.jgrad.nn.Tanh;
@@ -13,6 +14,9 @@ import dev.jgrad.nn.optim.SGD;
 import dev.jgrad.tensor.Generator;
 import dev.jgrad.tensor.Tensor;
 
+import java.util.List;
+import java.util.function.Function;
+
 /**
  * The workloads W5-W7 of DESIGN.md as plain Java, shared by the JMH benchmarks and the tests that check
  * they run (so a benchmark never measures code that does not work).
@@ -21,20 +25,19 @@ public final class Workloads {
     private Workloads() {
     }
 
-    /** W5: Linear(64,256)-ReLU-Linear(256,256)-ReLU-Linear(256,1), batch 64, MSE, Adam. */
-    public static final class MlpStep {
+    /** One step of an MLP on a fixed batch with an MSE loss: zero the gradients, forward, backward, update. */
+    abstract static class MseStep {
         final Sequential model;
         final Optimizer opt;
         final Variable x;
         final Variable y;
 
-        public MlpStep(long seed) {
-            Generator g = new Generator(seed);
-            model = new Sequential(new Linear(64, 256, true, g), new ReLU(), new Linear(256, 256, true, g), new ReLU(),
-                    new Linear(256, 1, true, g));
-            opt = new Adam(model.parameters(), 1e-3);
-            x = Variable.of(Tensor.randn(g, 64, 64));
-            y = Variable.of(Tensor.randn(g, 64, 1));
+        /** The model is built from {@code g} first, then the batch (features {@code in}) from the same generator. */
+        MseStep(Generator g, Sequential model, Function<List<Parameter>, Optimizer> optimizer, int batch, int in) {
+            this.model = model;
+            this.opt = optimizer.apply(model.parameters());
+            this.x = Variable.of(Tensor.randn(g, batch, in));
+            this.y = Variable.of(Tensor.randn(g, batch, 1));
         }
 
         /** One training step; returns the loss. */
@@ -44,6 +47,18 @@ public final class Workloads {
             loss.backward();
             opt.step();
             return loss.item();
+        }
+    }
+
+    /** W5: Linear(64,256)-ReLU-Linear(256,256)-ReLU-Linear(256,1), batch 64, MSE, Adam. */
+    public static final class MlpStep extends MseStep {
+        public MlpStep(long seed) {
+            this(new Generator(seed));
+        }
+
+        private MlpStep(Generator g) {
+            super(g, new Sequential(new Linear(64, 256, true, g), new ReLU(), new Linear(256, 256, true, g), new ReLU(),
+                    new Linear(256, 1, true, g)), p -> new Adam(p, 1e-3), 64, 64);
         }
     }
 
@@ -79,26 +94,13 @@ public final class Workloads {
     }
 
     /** W7: Linear(2,16)-Tanh-Linear(16,1), batch 16, MSE, SGD: one whole step. */
-    public static final class TinyStep {
-        final Sequential model;
-        final Optimizer opt;
-        final Variable x;
-        final Variable y;
-
+    public static final class TinyStep extends MseStep {
         public TinyStep(long seed) {
-            Generator g = new Generator(seed);
-            model = new Sequential(new Linear(2, 16, true, g), new Tanh(), new Linear(16, 1, true, g));
-            opt = new SGD(model.parameters(), 0.01);
-            x = Variable.of(Tensor.randn(g, 16, 2));
-            y = Variable.of(Tensor.randn(g, 16, 1));
+            this(new Generator(seed));
         }
 
-        public double step() {
-            opt.zeroGrad();
-            Variable loss = Losses.mseLoss(model.forward(x), y);
-            loss.backward();
-            opt.step();
-            return loss.item();
+        private TinyStep(Generator g) {
+            super(g, new Sequential(new Linear(2, 16, true, g), new Tanh(), new Linear(16, 1, true, g)), p -> new SGD(p, 0.01), 16, 2);
         }
     }
 }
