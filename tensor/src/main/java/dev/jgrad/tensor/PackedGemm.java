@@ -11,7 +11,13 @@ package dev.jgrad.tensor;
 final class PackedGemm {
     static final int KC = 512;
     static final int MC = 96;
+    /** Products below this many flops run on the calling thread: a fork costs more than it saves. */
+    static final long PARALLEL_FLOPS = 1L << 22;
+    /** The most elements of B read in place, unpacked (it then sits in L2 while A streams past). */
+    static final long DIRECT_MAX_B = 1L << 15;
+    /** Each thread's packing buffers, grown as needed and kept: a training step multiplies the same shapes again. */
     private static final ThreadLocal<float[]> A_BUFFER = ThreadLocal.withInitial(() -> new float[0]);
+    private static final ThreadLocal<float[]> B_BUFFER = ThreadLocal.withInitial(() -> new float[0]);
 
     private PackedGemm() {
     }
@@ -36,7 +42,7 @@ final class PackedGemm {
         int colChunks = Math.max(1, Math.min(slivers, (2 * threads + rowBlocks - 1) / rowBlocks));
         int tasks = rowBlocks * colChunks;
         int blocks = rowBlocks;
-        float[] bp = bBuffer(slivers * nr * Math.min(k, KC));
+        float[] bp = threadBuffer(B_BUFFER, slivers * nr * Math.min(k, KC));
         for (int pc = 0; pc < k; pc += KC) {
             int kc = Math.min(KC, k - pc);
             int kOff = bo + pc * brs;
@@ -56,7 +62,7 @@ final class PackedGemm {
                     int rows = Math.min((int) ((long) rowSlivers * (rb + 1) / blocks) * mr, n) - ic;
                     int sFrom = (int) ((long) slivers * cc / colChunks);
                     int sTo = (int) ((long) slivers * (cc + 1) / colChunks);
-                    float[] ap = aBuffer(((rows + mr - 1) / mr) * mr * kc);
+                    float[] ap = threadBuffer(A_BUFFER, ((rows + mr - 1) / mr) * mr * kc);
                     packA(a, ao + ic * ars + kFrom * acs, ars, acs, rows, kc, mr, ap);
                     for (int s = sFrom; s < sTo; s++) {
                         int jc = s * nr;
@@ -74,9 +80,6 @@ final class PackedGemm {
             }
         }
     }
-
-    /** The most elements of B read in place, unpacked (it then sits in L2 while A streams past). */
-    static final long DIRECT_MAX_B = 1L << 15;
 
     /**
      * A product small enough to skip most packing: whole slivers of A and B are read in place (A with
@@ -123,25 +126,15 @@ final class PackedGemm {
         }
     }
 
-    /** Products below this many flops run on the calling thread: a fork costs more than it saves. */
-    static final long PARALLEL_FLOPS = 1L << 22;
-    private static final ThreadLocal<float[]> B_BUFFER = ThreadLocal.withInitial(() -> new float[0]);
-
-    /** The calling thread's buffer for packed B (workers only read it while the call lasts). */
-    private static float[] bBuffer(int size) {
-        float[] buf = B_BUFFER.get();
+    /**
+     * The calling thread's buffer from {@code buffers}, at least {@code size} long. Packed B lives in the
+     * caller's buffer and workers only read it while the call lasts; each worker packs A into its own.
+     */
+    private static float[] threadBuffer(ThreadLocal<float[]> buffers, int size) {
+        float[] buf = buffers.get();
         if (buf.length < size) {
             buf = new float[size];
-            B_BUFFER.set(buf);
-        }
-        return buf;
-    }
-
-    private static float[] aBuffer(int size) {
-        float[] buf = A_BUFFER.get();
-        if (buf.length < size) {
-            buf = new float[size];
-            A_BUFFER.set(buf);
+            buffers.set(buf);
         }
         return buf;
     }
