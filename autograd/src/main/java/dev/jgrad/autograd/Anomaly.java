@@ -102,18 +102,7 @@ public final class Anomaly implements AutoCloseable {
         if (neg > 0) {
             sb.append(sb.length() > 0 ? " and " : "").append("-inf").append(String.format(of, neg));
         }
-        sb.append(", first at index ").append(Shape.str(unravel(first, t.shape())));
+        sb.append(", first at index ").append(Shape.str(Shape.unravel(first, t.shape())));
         return sb.toString();
-    }
-
-    private static int[] unravel(int flat, int[] shape) {
-        int[] idx = new int[shape.length];
-        for (int d = shape.length - 1; d >= 0; d--) {
-            if (shape[d] > 0) {
-                idx[d] = flat % shape[d];
-                flat /= shape[d];
-            }
-        }
-        return idx;
     }
 }

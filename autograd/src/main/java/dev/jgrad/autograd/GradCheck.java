@@ -69,9 +69,8 @@ public final class GradCheck {
             for (int i = 0; i < inputs.length; i++) {
                 int[] shape = data[i].shape();
                 int n = data[i].numel();
-                int[] idx = new int[shape.length];
                 for (int flat = 0; flat < n; flat++) {
-                    unravel(flat, shape, idx);
+                    int[] idx = Shape.unravel(flat, shape);
                     double orig = data[i].getDouble(idx);
                     data[i].set(orig + EPS, idx);
                     double plus = contract(fn, vars, u);
@@ -87,7 +86,7 @@ public final class GradCheck {
                     if (excess > worstExcess) {
                         worstExcess = excess;
                         worstInput = i;
-                        worstIndex = idx.clone();
+                        worstIndex = idx;
                         worstA = a;
                         worstN = numeric;
                     }
@@ -99,12 +98,5 @@ public final class GradCheck {
 
     private static double contract(Function<Variable[], Variable> fn, Variable[] vars, Tensor u) {
         return fn.apply(vars).data().mul(u).sum().item();
-    }
-
-    private static void unravel(int flat, int[] shape, int[] idx) {
-        for (int d = shape.length - 1; d >= 0; d--) {
-            idx[d] = flat % shape[d];
-            flat /= shape[d];
-        }
     }
 }

@@ -37,6 +37,18 @@ public final class Shape {
         return strides;
     }
 
+    /** The row-major index of the {@code flat}-th element of a tensor of this shape (numpy's unravel_index). */
+    public static int[] unravel(int flat, int[] shape) {
+        int[] idx = new int[shape.length];
+        for (int d = shape.length - 1; d >= 0; d--) {
+            if (shape[d] > 0) {
+                idx[d] = flat % shape[d];
+                flat /= shape[d];
+            }
+        }
+        return idx;
+    }
+
     /** Wraps a possibly negative dim into {@code [0, ndim)}; a scalar accepts -1 and 0 as PyTorch does. */
     public static int wrapDim(int dim, int ndim) {
         int n = Math.max(ndim, 1);

@@ -25,6 +25,18 @@ class ShapeTest {
     }
 
     @Test
+    void unravelInvertsRowMajorStrides() {
+        int[] shape = s(2, 3, 4);
+        int[] strides = Shape.contiguousStrides(shape);
+        for (int flat = 0; flat < 24; flat++) {
+            int[] idx = Shape.unravel(flat, shape);
+            assertEquals(flat, idx[0] * strides[0] + idx[1] * strides[1] + idx[2] * strides[2]);
+        }
+        assertArrayEquals(s(1, 2, 3), Shape.unravel(23, shape));
+        assertArrayEquals(s(), Shape.unravel(0, s()));
+    }
+
+    @Test
     void mismatchNamesBothSizesAndTheDimensionInPyTorchsWords() {
         ShapeException e = assertThrows(ShapeException.class, () -> Shape.broadcast(s(3, 4), s(2, 4)));
         String first = e.getMessage().split("\n")[0];
