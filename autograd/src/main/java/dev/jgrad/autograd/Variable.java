@@ -618,7 +618,7 @@ public class Variable implements ArrayOps<Variable> {
     }
 
     public Variable narrow(int dim, int start, int length) {
-        data.narrow(dim, start, length);
+        data.narrow(dim, start, length); // only to check dim, start and length, with the tensor's messages
         int d = dim < 0 ? dim + dim() : dim;
         int s = start < 0 ? start + data.size(d) : start;
         return ViewOps.slice(this, d, s, s + length, 1);
