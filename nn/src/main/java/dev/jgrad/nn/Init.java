@@ -32,7 +32,12 @@ public final class Init {
      * gain * sqrt(3 / fan_in), which is 1 / sqrt(fan_in).
      */
     public static Tensor kaimingUniform(Generator gen, int fanIn, int... shape) {
-        return uniform(gen, fanIn == 0 ? 0 : 1.0 / Math.sqrt(fanIn), shape);
+        return uniform(gen, fanInBound(fanIn), shape);
+    }
+
+    /** {@code 1 / sqrt(fan_in)} (0 for no inputs): nn.Linear's weight bound, and its bias bound too. */
+    public static double fanInBound(int fanIn) {
+        return fanIn == 0 ? 0 : 1.0 / Math.sqrt(fanIn);
     }
 
     /** {@code xavier_uniform_}: bound sqrt(6 / (fan_in + fan_out)). */

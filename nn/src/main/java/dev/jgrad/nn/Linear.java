@@ -29,7 +29,7 @@ public class Linear extends Layer {
         this.outFeatures = outFeatures;
         this.weight = registerParameter("weight", new Parameter(Init.kaimingUniform(gen, inFeatures, outFeatures, inFeatures)));
         this.bias = registerParameter("bias", bias
-                ? new Parameter(Init.uniform(gen, inFeatures == 0 ? 0 : 1.0 / Math.sqrt(inFeatures), outFeatures)) : null);
+                ? new Parameter(Init.uniform(gen, Init.fanInBound(inFeatures), outFeatures)) : null);
     }
 
     @Override
