@@ -13,9 +13,7 @@ public class Dropout extends Layer {
     }
 
     public Dropout(double p, Generator gen) {
-        if (p < 0 || p > 1) {
-            throw new IllegalArgumentException("dropout probability has to be between 0 and 1, but got " + p);
-        }
+        Functional.checkDropoutProbability(p);
         this.p = p;
         this.gen = gen;
     }

@@ -60,9 +60,7 @@ public final class Functional {
 
     /** {@code F.dropout}: zeroes elements with probability p and scales the rest by 1/(1-p) in training; identity otherwise. */
     public static Variable dropout(Variable x, double p, boolean training, Generator gen) {
-        if (p < 0 || p > 1) {
-            throw new IllegalArgumentException("dropout probability has to be between 0 and 1, but got " + p);
-        }
+        checkDropoutProbability(p);
         if (!training || p == 0) {
             return x;
         }
@@ -71,5 +69,12 @@ public final class Functional {
         }
         Tensor keep = Tensor.rand(gen, x.shape()).ge(p).to(x.dtype()).mul(1.0 / (1.0 - p));
         return x.mul(Variable.of(keep));
+    }
+
+    /** PyTorch's check of a dropout probability, shared by the layer (at construction) and the function. */
+    static void checkDropoutProbability(double p) {
+        if (p < 0 || p > 1) {
+            throw new IllegalArgumentException("dropout probability has to be between 0 and 1, but got " + p);
+        }
     }
 }
