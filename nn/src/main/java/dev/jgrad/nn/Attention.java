@@ -55,10 +55,14 @@ public final class Attention {
                     + "; add a float mask to the scores yourself");
         }
         if (causal) {
-            Tensor c = causalMask(t, s);
-            m = m == null ? c : m.logicalOr(c);
+            m = union(m, causalMask(t, s));
         }
         return weightsTimesValues(scores, m, v);
+    }
+
+    /** The positions masked by either bool mask (broadcast together); {@code a} may be null. */
+    private static Tensor union(Tensor a, Tensor b) {
+        return a == null ? b : a.logicalOr(b);
     }
 
     /** softmax over the last dim with {@code mask} applied (rows with every key masked give zero weights), times v. */
@@ -136,14 +140,13 @@ public final class Attention {
                 throw new ShapeException("attn_mask must be (T, S) = [" + t + ", " + s + "], got " + Shape.str(attnMask.shape()));
             }
             if (attnMask.dtype() == DType.BOOL) {
-                mask = mask == null ? attnMask : mask.logicalOr(attnMask);
+                mask = union(mask, attnMask);
             } else {
                 scores = scores.add(Variable.of(attnMask.to(scores.dtype())));
             }
         }
         if (causal) {
-            Tensor c = causalMask(t, s);
-            mask = mask == null ? c : mask.logicalOr(c);
+            mask = union(mask, causalMask(t, s));
         }
         Variable heads = weightsTimesValues(scores, mask, v);
         Variable merged = heads.transpose(1, 2).reshape(b, t, e);
