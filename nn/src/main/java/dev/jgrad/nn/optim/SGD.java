@@ -38,7 +38,7 @@ public class SGD extends Optimizer {
 
     @Override
     protected void update(Tensor p, Tensor grad, Map<String, Tensor> s) {
-        Tensor d = weightDecay != 0 ? grad.add(p.mul(weightDecay)) : grad;
+        Tensor d = weightDecay != 0 ? grad.add(p, weightDecay) : grad;
         if (momentum != 0) {
             Tensor buf = s.get("momentum_buffer");
             if (buf == null) {
