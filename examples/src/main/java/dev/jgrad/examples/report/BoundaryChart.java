@@ -1,19 +1,16 @@
 package dev.jgrad.examples.report;
 
 import dev.jgrad.tensor.Tensor;
-import org.jfree.chart.JFreeChart;
 import org.jfree.chart.axis.NumberAxis;
 import org.jfree.chart.plot.XYPlot;
 import org.jfree.chart.renderer.PaintScale;
 import org.jfree.chart.renderer.xy.XYBlockRenderer;
 import org.jfree.chart.renderer.xy.XYLineAndShapeRenderer;
-import org.jfree.chart.title.TextTitle;
 import org.jfree.data.xy.DefaultXYZDataset;
 import org.jfree.data.xy.XYSeries;
 import org.jfree.data.xy.XYSeriesCollection;
 
 import java.awt.Color;
-import java.awt.Font;
 import java.awt.Paint;
 import java.awt.geom.Ellipse2D;
 import java.io.IOException;
@@ -89,12 +86,7 @@ public final class BoundaryChart {
         plot.setRenderer(1, dots);
         plot.setDatasetRenderingOrder(org.jfree.chart.plot.DatasetRenderingOrder.FORWARD);
         plot.setBackgroundPaint(Color.WHITE);
-        JFreeChart chart = new JFreeChart(title, new Font(Font.SANS_SERIF, Font.BOLD, 16), plot, true);
-        chart.setBackgroundPaint(Color.WHITE);
-        if (subtitle != null) {
-            chart.addSubtitle(new TextTitle(subtitle, new Font(Font.SANS_SERIF, Font.PLAIN, 12)));
-        }
-        LossChart.write(chart, png, 720, 760);
+        LossChart.write(LossChart.titled(plot, title, subtitle), png, 720, 760);
     }
 
     /** Light blue for class 0, light red for class 1, white at the boundary. */

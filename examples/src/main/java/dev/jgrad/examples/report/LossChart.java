@@ -82,6 +82,11 @@ public final class LossChart {
         plot.setBackgroundPaint(Color.WHITE);
         plot.setDomainGridlinePaint(new Color(0xDD, 0xDD, 0xDD));
         plot.setRangeGridlinePaint(new Color(0xDD, 0xDD, 0xDD));
+        return titled(plot, title, subtitle);
+    }
+
+    /** A chart of {@code plot} on white with a bold title, the subtitle (if any) below it, and a legend: the look of every jgrad chart. */
+    static JFreeChart titled(XYPlot plot, String title, String subtitle) {
         JFreeChart chart = new JFreeChart(title, new Font(Font.SANS_SERIF, Font.BOLD, 16), plot, true);
         chart.setBackgroundPaint(Color.WHITE);
         if (subtitle != null && !subtitle.isEmpty()) {
