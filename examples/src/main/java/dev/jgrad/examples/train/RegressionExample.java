@@ -102,13 +102,16 @@ public final class RegressionExample {
         Metrics metrics = new Metrics();
         TensorDataset train = new TensorDataset(xTrain, yTrain);
         // The bug: target (B,) against pred (B,1) broadcasts to (B,B).
-        Trainer.fit("buggy", buggyOpt, new DataLoader(train, batch, true, o.seed(), false), epochs,
+        // Each series gets its own loader with the same seed: both see the same batches in the same order.
+        DataLoader buggyBatches = new DataLoader(train, batch, true, o.seed(), false);
+        DataLoader fixedBatches = new DataLoader(train, batch, true, o.seed(), false);
+        Trainer.fit("buggy", buggyOpt, buggyBatches, epochs,
                 b -> buggy.forward(Variable.of(b.get(0))).sub(Variable.of(b.get(1))).square().mean(),
-                () -> heldOutMse(buggy, xTest, yTest), metrics, new Progress("regression/buggy", epochs, (TRAIN + batch - 1) / batch), 0);
+                () -> heldOutMse(buggy, xTest, yTest), metrics, new Progress("regression/buggy", epochs, buggyBatches.batches()));
         // The fix: the same expression with the shapes lined up.
-        Trainer.fit("fixed", fixedOpt, new DataLoader(train, batch, true, o.seed(), false), epochs,
+        Trainer.fit("fixed", fixedOpt, fixedBatches, epochs,
                 b -> fixed.forward(Variable.of(b.get(0))).sub(Variable.of(b.get(1)).unsqueeze(1)).square().mean(),
-                () -> heldOutMse(fixed, xTest, yTest), metrics, new Progress("regression/fixed", epochs, (TRAIN + batch - 1) / batch), 0);
+                () -> heldOutMse(fixed, xTest, yTest), metrics, new Progress("regression/fixed", epochs, fixedBatches.batches()));
 
         double buggyR2;
         double fixedR2;
@@ -129,9 +132,7 @@ public final class RegressionExample {
     }
 
     private static double heldOutMse(Sequential model, Tensor x, Tensor y) {
-        try (NoGrad g = NoGrad.enter()) {
-            return model.forward(Variable.of(x)).data().reshape(-1).sub(y).square().mean().item();
-        }
+        return model.forward(Variable.of(x)).data().reshape(-1).sub(y).square().mean().item();
     }
 
     private static void report(PrintStream out, int batch, double buggyR2, double fixedR2, Sequential buggy, Tensor xTest, Tensor yTest) {

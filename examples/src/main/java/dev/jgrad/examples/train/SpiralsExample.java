@@ -81,11 +81,8 @@ public final class SpiralsExample {
         DataLoader loader = new DataLoader(new TensorDataset(train), batch, true, o.seed(), false);
         Trainer.fit("train", opt, loader, epochs,
                 b -> Losses.crossEntropy(model.forward(Variable.of(b.get(0))), b.get(1)),
-                () -> {
-                    try (NoGrad ng = NoGrad.enter()) {
-                        return Losses.crossEntropy(model.forward(Variable.of(test[0])), test[1]).item();
-                    }
-                }, metrics, new Progress("mlp", epochs, loader.batches()), 0);
+                () -> Losses.crossEntropy(model.forward(Variable.of(test[0])), test[1]).item(),
+                metrics, new Progress("mlp", epochs, loader.batches()));
         double acc = accuracy(model, test[0], test[1]);
         out.printf(Locale.ROOT, "held-out accuracy %.1f%%%n", 100 * acc);
         String subtitle = String.format(Locale.ROOT, "held-out accuracy %.1f%%  (seed %d)", 100 * acc, o.seed());

@@ -1,5 +1,6 @@
 package dev.jgrad.examples.train;
 
+import dev.jgrad.autograd.NoGrad;
 import dev.jgrad.autograd.Variable;
 import dev.jgrad.examples.report.Metrics;
 import dev.jgrad.nn.data.DataLoader;
@@ -14,6 +15,7 @@ import java.util.function.Function;
 /**
  * The training loop every example shares: for each batch, zero the gradients, compute the loss, run
  * backward and step; log the mean training loss and the held-out loss of every epoch into the metrics.
+ * The held-out loss is computed with recording off, so no example has to remember to.
  */
 final class Trainer {
     private Trainer() {
@@ -21,11 +23,11 @@ final class Trainer {
 
     /**
      * Trains for {@code epochs} epochs; {@code loss} maps a batch to the loss to minimise, {@code validation}
-     * gives the held-out loss after each epoch. Returns the global step reached.
+     * gives the held-out loss after each epoch.
      */
-    static long fit(String series, Optimizer opt, DataLoader loader, int epochs, Function<List<Tensor>, Variable> loss,
-                    DoubleSupplier validation, Metrics metrics, Progress progress, long firstStep) {
-        long step = firstStep;
+    static void fit(String series, Optimizer opt, DataLoader loader, int epochs, Function<List<Tensor>, Variable> loss,
+                    DoubleSupplier validation, Metrics metrics, Progress progress) {
+        long step = 0;
         for (int e = 1; e <= epochs; e++) {
             progress.startEpoch(e);
             double sum = 0;
@@ -41,11 +43,13 @@ final class Trainer {
                 step++;
                 progress.step(v);
             }
-            double val = validation.getAsDouble();
+            double val;
+            try (NoGrad g = NoGrad.enter()) {
+                val = validation.getAsDouble();
+            }
             metrics.add(step, e, series, "train", sum / Math.max(1, n));
             metrics.add(step, e, series, "val", val);
             progress.endEpoch(String.format(Locale.ROOT, "val %.4f", val));
         }
-        return step;
     }
 }
