@@ -9,8 +9,10 @@ import org.openjdk.jmh.runner.options.TimeValue;
 import org.openjdk.jmh.runner.options.VerboseMode;
 
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * Runs the JMH benchmarks and reports them under DESIGN.md's keys and units: W1 in GFLOP/s, W2-W6 in
@@ -40,8 +42,8 @@ public final class BenchRunner {
         }
         Collection<RunResult> results = new Runner(b.build()).run();
         Map<String, Object> out = new LinkedHashMap<>();
-        Map<String, Double> byKey = new LinkedHashMap<>();
-        Map<String, Double> errors = new LinkedHashMap<>();
+        Map<String, Double> byKey = new TreeMap<>(REPORT_ORDER);
+        Map<String, Double> errors = new TreeMap<>(REPORT_ORDER);
         for (RunResult r : results) {
             String method = r.getParams().getBenchmark();
             method = method.substring(method.lastIndexOf('.') + 1);
@@ -70,21 +72,17 @@ public final class BenchRunner {
             byKey.put(key, value);
             errors.put(key, error);
         }
-        for (String k : KEY_ORDER) {
-            if (byKey.containsKey(k)) {
-                out.put(k, byKey.get(k));
-            }
-        }
+        out.putAll(byKey);
         out.put("threads", threads);
         out.put("jdk", System.getProperty("java.vm.name") + " " + Runtime.version());
         out.put("kernels", dev.jgrad.tensor.Simd.describe());
         out.put("mode", length.name().toLowerCase(java.util.Locale.ROOT));
         Map<String, Object> err = new LinkedHashMap<>();
-        for (String k : KEY_ORDER) {
-            if (errors.containsKey(k) && Double.isFinite(errors.get(k))) {
-                err.put(k, errors.get(k));
+        errors.forEach((k, e) -> {
+            if (Double.isFinite(e)) {
+                err.put(k, e);
             }
-        }
+        });
         out.put("error_99pct", err);
         return out;
     }
@@ -100,9 +98,11 @@ public final class BenchRunner {
         return args.toArray(new String[0]);
     }
 
-    static final String[] KEY_ORDER = {
-        "W1.matmul.128.gflops", "W1.matmul.256.gflops", "W1.matmul.512.gflops", "W1.matmul.1024.gflops",
-        "W2.broadcast_add.1024x1024+1024.ms", "W2.outer_sub.256x1x64-1x256x64.ms", "W3.sum_dim1_keepdim.1024x1024.ms",
-        "W4.softmax.256x1024.ms", "W5.mlp_train_step.64-256-256-1.b64.ms", "W6.mha_fwd_bwd.B8.T64.E128.H4.ms",
-        "W7.tiny_mlp_train_step.2-16-1.b16.us"};
+    /**
+     * DESIGN.md's order of the result keys: by workload, and W1's sizes from small to large (JMH reports
+     * them sorted as strings, 1024 before 128).
+     */
+    static final Comparator<String> REPORT_ORDER = Comparator.comparing((String k) -> k.substring(0, k.indexOf('.')))
+            .thenComparingInt(k -> k.startsWith("W1.") ? Integer.parseInt(k.split("\\.")[2]) : 0)
+            .thenComparing(Comparator.naturalOrder());
 }
