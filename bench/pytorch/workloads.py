@@ -43,6 +43,16 @@ def timed(fn, seconds, repeats):
     return statistics.median(samples)
 
 
+def mse_step(model, opt, x, y):
+    """One whole training step on a fixed batch: zero the gradients, forward, MSE, backward, update (W5, W7)."""
+    def step():
+        opt.zero_grad()
+        loss = torch.nn.functional.mse_loss(model(x), y)
+        loss.backward()
+        opt.step()
+    return step
+
+
 def main(argv):
     threads = os.cpu_count()
     quick = "--quick" in argv
@@ -72,14 +82,7 @@ def main(argv):
     mlp = torch.nn.Sequential(torch.nn.Linear(64, 256), torch.nn.ReLU(), torch.nn.Linear(256, 256), torch.nn.ReLU(),
                               torch.nn.Linear(256, 1))
     adam = torch.optim.Adam(mlp.parameters(), lr=1e-3)
-    xb = torch.randn(64, 64)
-    yb = torch.randn(64, 1)
-
-    def mlp_step():
-        adam.zero_grad()
-        loss = torch.nn.functional.mse_loss(mlp(xb), yb)
-        loss.backward()
-        adam.step()
+    mlp_step = mse_step(mlp, adam, torch.randn(64, 64), torch.randn(64, 1))
     out["W5.mlp_train_step.64-256-256-1.b64.ms"] = timed(mlp_step, seconds, repeats) * 1e3
 
     B, T, E, H = 8, 64, 128, 4
@@ -96,14 +99,7 @@ def main(argv):
 
     tiny = torch.nn.Sequential(torch.nn.Linear(2, 16), torch.nn.Tanh(), torch.nn.Linear(16, 1))
     sgd = torch.optim.SGD(tiny.parameters(), lr=0.01)
-    xt = torch.randn(16, 2)
-    yt = torch.randn(16, 1)
-
-    def tiny_step():
-        sgd.zero_grad()
-        loss = torch.nn.functional.mse_loss(tiny(xt), yt)
-        loss.backward()
-        sgd.step()
+    tiny_step = mse_step(tiny, sgd, torch.randn(16, 2), torch.randn(16, 1))
     out["W7.tiny_mlp_train_step.2-16-1.b16.us"] = timed(tiny_step, seconds, repeats) * 1e6
 
     out["threads"] = threads
