@@ -139,11 +139,15 @@ class AutogradRulesTest {
     }
 
     @Test
-    void detachCutsTheGraph() {
+    void detachCutsTheGraphAndSharesTheData() {
         Variable x = leaf(1, 2);
-        Variable d = x.mul(2.0).detach();
+        Variable y = x.mul(2.0);
+        Variable d = y.detach();
         assertTrue(d.isLeaf());
         assertFalse(d.requiresGrad());
-        assertTrue(d.data().sharesStorage(x.mul(1.0).data()) || true);
+        assertTrue(d.data().sharesStorage(y.data()), "detach is a view of the same data, as in PyTorch");
+        // d * x: the gradient reaches x only through its direct use, d counts as a constant (2, 4).
+        d.mul(x).sum().backward();
+        assertArrayEquals(new float[] {2, 4}, x.grad().toFloatArray());
     }
 }
