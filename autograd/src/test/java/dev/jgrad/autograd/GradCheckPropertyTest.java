@@ -20,11 +20,8 @@ class GradCheckPropertyTest {
 
     private static void check(String what, Function<Variable[], Variable> fn, Tensor... inputs) {
         GradCheck.Result r = GradCheck.check(fn, inputs);
-        StringBuilder shapes = new StringBuilder();
-        for (Tensor t : inputs) {
-            shapes.append(Shape.str(t.shape())).append(' ');
-        }
-        assertTrue(r.passed(), what + " with inputs " + shapes + ": " + r);
+        int[][] shapes = java.util.Arrays.stream(inputs).map(Tensor::shape).toArray(int[][]::new);
+        assertTrue(r.passed(), what + " with inputs " + RandomShapes.str(shapes) + ": " + r);
     }
 
     @Test
