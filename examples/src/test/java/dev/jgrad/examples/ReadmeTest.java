@@ -3,7 +3,6 @@ package dev.jgrad.examples;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import javax.tools.JavaCompiler;
 import javax.tools.ToolProvider;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -29,17 +28,10 @@ class ReadmeTest {
         return Files.readString(Files.exists(p) ? p : Path.of("README.md"));
     }
 
-    /** The Java block of a README section. */
-    static String javaBlock(String readme, String heading) {
-        int at = readme.indexOf("## " + heading);
-        assertTrue(at >= 0, "README has no section '" + heading + "'");
-        int start = readme.indexOf("```java\n", at) + "```java\n".length();
-        return readme.substring(start, readme.indexOf("```", start));
-    }
-
-    /** The Java blocks of a section, in order. */
+    /** The Java blocks of a section, from {@code heading} to {@code nextHeading} (or the end), in order. */
     static java.util.List<String> javaBlocks(String readme, String heading, String nextHeading) {
         int at = readme.indexOf(heading);
+        assertTrue(at >= 0, "README has no section '" + heading + "'");
         int end = nextHeading == null ? readme.length() : readme.indexOf(nextHeading, at);
         String section = readme.substring(at, end);
         java.util.List<String> blocks = new java.util.ArrayList<>();
@@ -60,6 +52,11 @@ class ReadmeTest {
             (line.startsWith("import ") ? imports : code).append(line).append('\n');
         }
         String source = imports + "public class " + name + " {\n public static void main(String[] args) throws Exception {\n" + code + " }\n}\n";
+        return compileAndRunClass(name, source);
+    }
+
+    /** Compiles the class {@code name} from {@code source}, runs its main with {@code args}, and returns what it printed. */
+    private String compileAndRunClass(String name, String source, String... args) throws Exception {
         Path src = tmp.resolve(name + ".java");
         Files.writeString(src, source);
         ByteArrayOutputStream errors = new ByteArrayOutputStream();
@@ -69,8 +66,9 @@ class ReadmeTest {
         PrintStream original = System.out;
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         try (URLClassLoader cl = new URLClassLoader(new URL[] {tmp.toUri().toURL()}, getClass().getClassLoader())) {
+            Method main = cl.loadClass(name).getMethod("main", String[].class);
             System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-            cl.loadClass(name).getMethod("main", String[].class).invoke(null, (Object) new String[0]);
+            main.invoke(null, (Object) args);
         } finally {
             System.setOut(original);
         }
@@ -105,23 +103,8 @@ class ReadmeTest {
 
     @Test
     void theTrainYourOwnModelLoopCompilesRunsAndLearns() throws Exception {
-        String source = javaBlock(readme(), "Train your own model");
-        Path src = tmp.resolve("TrainYourOwn.java");
-        Files.writeString(src, source);
-        JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
-        ByteArrayOutputStream errors = new ByteArrayOutputStream();
-        int rc = javac.run(null, null, errors, "-d", tmp.toString(), "-cp", System.getProperty("java.class.path"), src.toString());
-        assertEquals(0, rc, "the README's code does not compile:\n" + errors.toString(StandardCharsets.UTF_8));
-        PrintStream original = System.out;
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        try (URLClassLoader cl = new URLClassLoader(new URL[] {tmp.toUri().toURL()}, getClass().getClassLoader())) {
-            Method main = cl.loadClass("TrainYourOwn").getMethod("main", String[].class);
-            System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-            main.invoke(null, (Object) new String[] {tmp.resolve("model.safetensors").toString()});
-        } finally {
-            System.setOut(original);
-        }
-        String printed = out.toString(StandardCharsets.UTF_8);
+        String source = javaBlocks(readme(), "## Train your own model", null).get(0);
+        String printed = compileAndRunClass("TrainYourOwn", source, tmp.resolve("model.safetensors").toString());
         Matcher m = Pattern.compile("epoch (\\d+) loss ([0-9.]+)").matcher(printed);
         double first = Double.NaN;
         double last = Double.NaN;
