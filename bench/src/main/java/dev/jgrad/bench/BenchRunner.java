@@ -11,8 +11,12 @@ import org.openjdk.jmh.runner.options.VerboseMode;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
+import java.util.stream.Collectors;
 
 /**
  * Runs the JMH benchmarks and reports them under DESIGN.md's keys and units: W1 in GFLOP/s, W2-W6 in
@@ -25,9 +29,59 @@ public final class BenchRunner {
     private BenchRunner() {
     }
 
+    /**
+     * One benchmark method and the key it reports under, in DESIGN.md's units: W1 in GFLOP/s (its key
+     * holds N), the others in milliseconds, W7 in microseconds.
+     */
+    private record Workload(String method, String key, Unit unit) {
+        /** The key with W1's size filled in. */
+        String key(RunResult r) {
+            return unit == Unit.GFLOPS ? key.replace(".N.", "." + r.getParams().getParam("n") + ".") : key;
+        }
+    }
+
+    private enum Unit { GFLOPS, MS, US }
+
+    private static final List<Workload> WORKLOADS = List.of(
+            new Workload("w1Matmul", "W1.matmul.N.gflops", Unit.GFLOPS),
+            new Workload("w2BroadcastAdd", "W2.broadcast_add.1024x1024+1024.ms", Unit.MS),
+            new Workload("w2OuterSub", "W2.outer_sub.256x1x64-1x256x64.ms", Unit.MS),
+            new Workload("w3SumDim1Keepdim", "W3.sum_dim1_keepdim.1024x1024.ms", Unit.MS),
+            new Workload("w4Softmax", "W4.softmax.256x1024.ms", Unit.MS),
+            new Workload("w5MlpTrainStep", "W5.mlp_train_step.64-256-256-1.b64.ms", Unit.MS),
+            new Workload("w6MhaFwdBwd", "W6.mha_fwd_bwd.B8.T64.E128.H4.ms", Unit.MS),
+            new Workload("w7TinyTrainStep", "W7.tiny_mlp_train_step.2-16-1.b16.us", Unit.US));
+
+    /**
+     * The benchmark methods whose name or key contains a match of {@code regex}, ignoring case
+     * ({@code W2}, {@code softmax}, {@code w1Matmul|W4}); all of them for null.
+     *
+     * @throws IllegalArgumentException naming the choices when the regex is malformed or matches nothing
+     */
+    public static List<String> select(String regex) {
+        if (regex == null) {
+            return WORKLOADS.stream().map(Workload::method).collect(Collectors.toList());
+        }
+        Pattern p;
+        try {
+            p = Pattern.compile(regex, Pattern.CASE_INSENSITIVE);
+        } catch (PatternSyntaxException e) {
+            throw new IllegalArgumentException("--only '" + regex + "' is not a regular expression: " + e.getDescription());
+        }
+        List<String> chosen = WORKLOADS.stream().filter(w -> p.matcher(w.method).find() || p.matcher(w.key).find())
+                .map(Workload::method).collect(Collectors.toList());
+        if (chosen.isEmpty()) {
+            throw new IllegalArgumentException("--only '" + regex + "' matches no benchmark; they are: "
+                    + WORKLOADS.stream().map(w -> w.method + " (" + w.key + ")").collect(Collectors.joining(", ")));
+        }
+        return chosen;
+    }
+
+    /** Runs the benchmarks {@link #select} chooses for {@code include} and reports them under DESIGN.md's keys. */
     public static Map<String, Object> run(Length length, int threads, String include, boolean verbose) throws RunnerException {
+        String methods = String.join("|", select(include));
         ChainedOptionsBuilder b = new OptionsBuilder()
-                .include(Benchmarks.class.getName() + "\\." + (include == null ? ".*" : include))
+                .include(Pattern.quote(Benchmarks.class.getName() + ".") + "(" + methods + ")$")
                 .jvmArgsPrepend(jvmArgs(threads))
                 .threads(1)
                 .shouldFailOnError(true)
@@ -49,28 +103,22 @@ public final class BenchRunner {
             method = method.substring(method.lastIndexOf('.') + 1);
             double us = r.getPrimaryResult().getScore();
             double err = r.getPrimaryResult().getScoreError();
-            String key;
-            double value;
-            double error;
-            switch (method) {
-                case "w1Matmul": {
-                    int n = Integer.parseInt(r.getParams().getParam("n"));
-                    key = "W1.matmul." + n + ".gflops";
-                    value = 2.0 * n * n * n / (us * 1e-6) / 1e9;
-                    error = Double.isNaN(err) ? Double.NaN : value * err / us;
-                    break;
+            for (Workload w : WORKLOADS) {
+                if (!w.method.equals(method)) {
+                    continue;
                 }
-                case "w2BroadcastAdd": key = "W2.broadcast_add.1024x1024+1024.ms"; value = us / 1e3; error = err / 1e3; break;
-                case "w2OuterSub": key = "W2.outer_sub.256x1x64-1x256x64.ms"; value = us / 1e3; error = err / 1e3; break;
-                case "w3SumDim1Keepdim": key = "W3.sum_dim1_keepdim.1024x1024.ms"; value = us / 1e3; error = err / 1e3; break;
-                case "w4Softmax": key = "W4.softmax.256x1024.ms"; value = us / 1e3; error = err / 1e3; break;
-                case "w5MlpTrainStep": key = "W5.mlp_train_step.64-256-256-1.b64.ms"; value = us / 1e3; error = err / 1e3; break;
-                case "w6MhaFwdBwd": key = "W6.mha_fwd_bwd.B8.T64.E128.H4.ms"; value = us / 1e3; error = err / 1e3; break;
-                case "w7TinyTrainStep": key = "W7.tiny_mlp_train_step.2-16-1.b16.us"; value = us; error = err; break;
-                default: continue;
+                String key = w.key(r);
+                if (w.unit == Unit.GFLOPS) {
+                    int n = Integer.parseInt(r.getParams().getParam("n"));
+                    double gflops = 2.0 * n * n * n / (us * 1e-6) / 1e9;
+                    byKey.put(key, gflops);
+                    errors.put(key, Double.isNaN(err) ? Double.NaN : gflops * err / us);
+                } else {
+                    double perUnit = w.unit == Unit.MS ? 1e3 : 1;
+                    byKey.put(key, us / perUnit);
+                    errors.put(key, err / perUnit);
+                }
             }
-            byKey.put(key, value);
-            errors.put(key, error);
         }
         out.putAll(byKey);
         out.put("threads", threads);

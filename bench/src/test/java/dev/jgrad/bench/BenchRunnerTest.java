@@ -6,6 +6,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class BenchRunnerTest {
     @Test
@@ -21,5 +23,22 @@ class BenchRunnerTest {
         List<String> sorted = new ArrayList<>(jmhOrder);
         sorted.sort(BenchRunner.REPORT_ORDER);
         assertEquals(design, sorted);
+    }
+
+    @Test
+    void onlyMatchesMethodsOrKeysIgnoringCase() {
+        assertEquals(List.of("w2BroadcastAdd", "w2OuterSub", "w4Softmax"), BenchRunner.select("W2|softmax"));
+        assertEquals(List.of("w1Matmul"), BenchRunner.select("w1matmul"));
+        assertEquals(List.of("w6MhaFwdBwd"), BenchRunner.select("mha_fwd"));
+        assertEquals(8, BenchRunner.select(null).size());
+    }
+
+    @Test
+    void onlyThatMatchesNothingOrIsNoRegexNamesTheChoices() {
+        IllegalArgumentException none = assertThrows(IllegalArgumentException.class, () -> BenchRunner.select("W9"));
+        assertTrue(none.getMessage().contains("'W9' matches no benchmark") && none.getMessage().contains("w4Softmax (W4.softmax.256x1024.ms)"),
+                none.getMessage());
+        IllegalArgumentException bad = assertThrows(IllegalArgumentException.class, () -> BenchRunner.select("W2("));
+        assertTrue(bad.getMessage().contains("not a regular expression"), bad.getMessage());
     }
 }

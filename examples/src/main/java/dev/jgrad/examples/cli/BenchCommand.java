@@ -32,7 +32,8 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(names = "--threads", paramLabel = "N", description = "kernel threads (default: all cores)")
     Integer threads;
 
-    @Option(names = "--only", paramLabel = "REGEX", description = "benchmark methods to run, e.g. 'w1.*' (default: all)")
+    @Option(names = "--only", paramLabel = "REGEX",
+            description = "benchmarks whose method or key matches, ignoring case, e.g. 'W2|softmax' (default: all)")
     String only;
 
     @Option(names = "--verbose", description = "show JMH's own output")
@@ -43,6 +44,11 @@ public final class BenchCommand implements Callable<Integer> {
         int t = threads == null ? Runtime.getRuntime().availableProcessors() : threads;
         if (t < 1) {
             throw new ParameterException(spec.commandLine(), "--threads must be at least 1, got " + t);
+        }
+        try {
+            BenchRunner.select(only);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage());
         }
         System.err.println("jgrad bench: running " + (quick ? "quick" : "full") + " JMH benchmarks with " + t + " thread(s)...");
         Map<String, Object> results = BenchRunner.run(quick ? BenchRunner.Length.QUICK : BenchRunner.Length.FULL, t, only, verbose);
