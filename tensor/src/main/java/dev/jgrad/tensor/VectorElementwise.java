@@ -320,39 +320,110 @@ final class VectorElementwise {
 
     /** Softmax (or log-softmax) of a unit-stride row of n floats into a unit-stride row. */
     static void softmaxRow(float[] a, int ao, float[] o, int oo, int n, boolean log) {
-        int bound = S.loopBound(n);
-        FloatVector mv = FloatVector.broadcast(S, Float.NEGATIVE_INFINITY);
-        int i = 0;
-        for (; i < bound; i += L) {
-            mv = mv.max(FloatVector.fromArray(S, a, ao + i));
-        }
-        float m = mv.reduceLanes(VectorOperators.MAX);
-        for (; i < n; i++) {
-            m = Math.max(m, a[ao + i]);
-        }
-        // e^(x - m) into o (a log-softmax overwrites it below) and its sum, in one pass.
-        double sum = expLoop(a, ao, o, oo, n, 1f, m, false);
+        // Each pass is a method of its own: compiled as one, the passes ran 4x slower in some JVMs
+        // (whichever the JIT compiled first), not in others.
+        float m = max(a, ao, n);
+        // e^(x - m) into o (a log-softmax overwrites it) and its sum, in one pass.
+        double sum = expShifted(a, ao, o, oo, n, m);
         if (log) {
-            float lse = (float) (m + Math.log(sum));
-            FloatVector lv = FloatVector.broadcast(S, lse);
-            i = 0;
-            for (; i < bound; i += L) {
-                FloatVector.fromArray(S, a, ao + i).sub(lv).intoArray(o, oo + i);
-            }
-            for (; i < n; i++) {
-                o[oo + i] = a[ao + i] - lse;
-            }
+            addScalar(a, ao, o, oo, n, (float) -(m + Math.log(sum)));
         } else {
-            float inv = (float) (1.0 / sum);
-            FloatVector iv = FloatVector.broadcast(S, inv);
-            i = 0;
-            for (; i < bound; i += L) {
-                FloatVector.fromArray(S, o, oo + i).mul(iv).intoArray(o, oo + i);
-            }
-            for (; i < n; i++) {
-                o[oo + i] *= inv;
-            }
+            scale(o, oo, n, (float) (1.0 / sum));
         }
+    }
+
+    /** {@code o[i] = a[i] + c}. */
+    static void addScalar(float[] a, int ao, float[] o, int oo, int n, float c) {
+        FloatVector cv = FloatVector.broadcast(S, c);
+        int i = 0;
+        for (int bound = S.loopBound(n); i < bound; i += L) {
+            FloatVector.fromArray(S, a, ao + i).add(cv).intoArray(o, oo + i);
+        }
+        for (; i < n; i++) {
+            o[oo + i] = a[ao + i] + c;
+        }
+    }
+
+    /** {@code o[i] *= c}. */
+    static void scale(float[] o, int oo, int n, float c) {
+        FloatVector cv = FloatVector.broadcast(S, c);
+        int i = 0;
+        for (int bound = S.loopBound(n); i < bound; i += L) {
+            FloatVector.fromArray(S, o, oo + i).mul(cv).intoArray(o, oo + i);
+        }
+        for (; i < n; i++) {
+            o[oo + i] *= c;
+        }
+    }
+
+    /** The largest of n floats (NaN if any is NaN), in four accumulators so the maxima need not wait on each other. */
+    static float max(float[] a, int off, int n) {
+        FloatVector m0 = FloatVector.broadcast(S, Float.NEGATIVE_INFINITY);
+        FloatVector m1 = m0;
+        FloatVector m2 = m0;
+        FloatVector m3 = m0;
+        int i = 0;
+        for (int bound = n - 4 * L; i <= bound; i += 4 * L) {
+            m0 = m0.max(FloatVector.fromArray(S, a, off + i));
+            m1 = m1.max(FloatVector.fromArray(S, a, off + i + L));
+            m2 = m2.max(FloatVector.fromArray(S, a, off + i + 2 * L));
+            m3 = m3.max(FloatVector.fromArray(S, a, off + i + 3 * L));
+        }
+        for (int bound = S.loopBound(n); i < bound; i += L) {
+            m0 = m0.max(FloatVector.fromArray(S, a, off + i));
+        }
+        float m = m0.max(m1).max(m2.max(m3)).reduceLanes(VectorOperators.MAX);
+        for (; i < n; i++) {
+            m = Math.max(m, a[off + i]);
+        }
+        return m;
+    }
+
+    /**
+     * {@code o[i] = e^(a[i] - m)} where {@code m} is the row's maximum, and their sum: {@link #expLoop}'s
+     * method, less what arguments at most 0 never need, and with fused steps where expLoop rounds twice
+     * (so a result may differ from expLoop's in its last bit). No overflow; 2^n fits one exponent field, whose
+     * value n + 127 is clamped at 0 so that n <= -127 gives exactly 0 (the argument is first clamped at
+     * -88.5, where n = -128, so -inf gives 0 too). Results with n = -126 may be subnormal, as PyTorch's
+     * are; NaN stays NaN.
+     */
+    static double expShifted(float[] a, int ao, float[] o, int oo, int n, float m) {
+        FloatVector mv = FloatVector.broadcast(S, m);
+        FloatVector negLn2Hi = FloatVector.broadcast(S, -LN2_HI);
+        FloatVector negLn2Lo = FloatVector.broadcast(S, -LN2_LO);
+        FloatVector c120 = FloatVector.broadcast(S, 1f / 120);
+        FloatVector c24 = FloatVector.broadcast(S, 1f / 24);
+        FloatVector c6 = FloatVector.broadcast(S, 1f / 6);
+        FloatVector c2 = FloatVector.broadcast(S, 0.5f);
+        FloatVector one = FloatVector.broadcast(S, 1f);
+        FloatVector total = FloatVector.zero(S);
+        int i = 0;
+        for (int bound = S.loopBound(n); i < bound; i += L) {
+            FloatVector x = FloatVector.fromArray(S, a, ao + i).sub(mv);
+            FloatVector xc = x.max(-88.5f);
+            FloatVector rounded = xc.fma(LOG2E, ROUND);
+            FloatVector nf = rounded.sub(ROUND);
+            FloatVector r = nf.fma(negLn2Lo, nf.fma(negLn2Hi, xc));
+            FloatVector p = r.fma(1f / 5040, 1f / 720);
+            p = p.fma(r, c120);
+            p = p.fma(r, c24);
+            p = p.fma(r, c6);
+            p = p.fma(r, c2);
+            p = p.fma(r, one);
+            p = p.fma(r, one);
+            // The exponent field of 2^n is n + 127; 1.5 * 2^23 + n holds n in its low bits.
+            FloatVector scale = rounded.reinterpretAsInts().sub(0x4B400000 - 127).max(0).lanewise(VectorOperators.LSHL, 23).reinterpretAsFloats();
+            FloatVector e = p.mul(scale);
+            e.intoArray(o, oo + i);
+            total = total.add(e);
+        }
+        double sum = addLanes(total);
+        for (; i < n; i++) {
+            float e = (float) Math.exp(a[ao + i] - m);
+            o[oo + i] = e;
+            sum += e;
+        }
+        return sum;
     }
 
     /** {@link FusedOps#adam} over n elements. */

@@ -106,4 +106,57 @@ class VectorElementwiseTest {
         }
         assertEquals(s, VectorElementwise.sum(x, 0, x.length), 1e-3);
     }
+
+    @Test
+    void softmaxExpIsWithinTwoUlpAndGivesZeroFarBelowTheMaximum() {
+        float[] x = grid(-100, 0, 100_003);
+        float[] y = new float[x.length];
+        double sum = VectorElementwise.expShifted(x, 0, y, 0, x.length, 0f);
+        double want = 0;
+        for (int i = 0; i < x.length; i++) {
+            float e = (float) Math.exp(x[i]);
+            want += y[i];
+            if (e < Float.MIN_NORMAL) {
+                assertEquals(e, y[i], Float.MIN_NORMAL, "e^" + x[i] + " is at most subnormal");
+                continue;
+            }
+            assertEquals(e, y[i], 2 * Math.ulp(e), "e^" + x[i]);
+        }
+        assertEquals(want, sum, 1e-6 * want, "the returned sum is the sum of the results (added in float lanes)");
+        float[] edges = {Float.NEGATIVE_INFINITY, Float.NaN, -88.5f, -200f, 0f, -0f, -87f, -1e-30f,
+            Float.NEGATIVE_INFINITY, -1f, -2f, -3f, -4f, -5f, -6f, -7f, -8f};
+        float[] out = new float[edges.length];
+        VectorElementwise.expShifted(edges, 0, out, 0, edges.length, 0f);
+        assertEquals(0f, out[0]);
+        assertTrue(Float.isNaN(out[1]));
+        assertEquals(0f, out[2]);
+        assertEquals(0f, out[3]);
+        assertEquals(1f, out[4]);
+        assertEquals(1f, out[5]);
+        assertEquals(0f, out[8]);
+        assertEquals((float) Math.exp(-8), out[16], Math.ulp((float) Math.exp(-8)), "the scalar tail");
+    }
+
+    @Test
+    void logSoftmaxRowAndMaxAgreeWithThePlainLoops() {
+        float[] x = grid(-40, 35, 1029);
+        float[] a = new float[x.length];
+        VectorElementwise.softmaxRow(x, 0, a, 0, x.length, true);
+        float[] plain = new float[x.length];
+        double m = Double.NEGATIVE_INFINITY;
+        for (float f : x) {
+            m = Math.max(m, f);
+        }
+        double z = 0;
+        for (float f : x) {
+            z += Math.exp(f - m);
+        }
+        for (int i = 0; i < x.length; i++) {
+            plain[i] = (float) (x[i] - m - Math.log(z));
+        }
+        assertArrayEquals(plain, a, 2e-5f);
+        assertEquals(35f, VectorElementwise.max(x, 0, x.length));
+        x[517] = Float.NaN;
+        assertTrue(Float.isNaN(VectorElementwise.max(x, 0, x.length)));
+    }
 }
