@@ -1,16 +1,16 @@
 package dev.jgrad.tensor;
 
 /**
- * The innermost block of a matrix product: an {@link #mr()} x {@link #nr()} tile of C from a sliver of A
- * ({@code mr} rows by {@code kc} columns; element (r, k) at {@code ap[ao + r * ar + k * ak]}) and a sliver of B
- * ({@code kc} rows of {@code nr} contiguous values; row k at {@code bp[bo + k * bk]}). Packed slivers have
- * {@code ar = 1, ak = mr, bk = nr}; small products pass the operands unpacked. Only the {@code rows} x
- * {@code cols} corner that lies inside C is added into C.
+ * The innermost block of a matrix product: an {@link #mr()} x {@link #nr()} tile of C from a packed sliver
+ * of A ({@code mr} rows by {@code kc} columns; element (r, k) at {@code ap[ao + k * mr + r]}, rows past
+ * {@code rows} zero) and a sliver of B ({@code kc} rows of {@code nr} contiguous values; row k at
+ * {@code bp[bo + k * bk]}: {@code bk = nr} when B is packed, B's row stride when small products read it in
+ * place). Only the {@code rows} x {@code cols} corner that lies inside C is added into C.
  */
 interface MicroKernel {
     int mr();
 
     int nr();
 
-    void run(int kc, float[] ap, int ao, int ar, int ak, float[] bp, int bo, int bk, float[] c, int co, int crs, int rows, int cols);
+    void run(int kc, float[] ap, int ao, float[] bp, int bo, int bk, float[] c, int co, int crs, int rows, int cols);
 }

@@ -19,13 +19,13 @@ final class ScalarMicroKernel implements MicroKernel {
     }
 
     @Override
-    public void run(int kc, float[] ap, int ao, int ar, int ak, float[] bp, int bo, int bk, float[] c, int co, int crs, int rows, int cols) {
+    public void run(int kc, float[] ap, int ao, float[] bp, int bo, int bk, float[] c, int co, int crs, int rows, int cols) {
         float[] acc = new float[MR * NR];
         for (int k = 0; k < kc; k++) {
-            int a = ao + k * ak;
+            int a = ao + k * MR;
             int b = bo + k * bk;
             for (int r = 0; r < rows; r++) {
-                float av = ap[a + r * ar];
+                float av = ap[a + r];
                 int base = r * NR;
                 for (int j = 0; j < cols; j++) {
                     acc[base + j] += av * bp[b + j];
