@@ -67,7 +67,11 @@ final class Elementwise {
                     it.forEachRow(base, (off, n) -> Kernels.compareF(op, a, off[1], xs, b, off[2], ys, o, off[0], rs, n));
                 } else {
                     float[] o = r.storage.f;
-                    it.forEachRowParallel(base, (off, n) -> Kernels.binaryF(op, a, off[1], xs, b, off[2], ys, o, off[0], rs, n));
+                    int rb = it.blockStride(0);
+                    int xb = it.blockStride(1);
+                    int yb = it.blockStride(2);
+                    it.forEachBlockParallel(base, (off, rows, n) ->
+                            Kernels.binaryRowsF(op, a, off[1], xb, xs, b, off[2], yb, ys, o, off[0], rb, rs, rows, n));
                 }
                 break;
             }

@@ -76,12 +76,22 @@ final class Iter {
         return new Iter(fs, fst, numel);
     }
 
+    /** Called once per block of {@code rows} consecutive rows along the second-innermost dimension. */
+    interface Block {
+        void run(int[] off, int rows, int n);
+    }
+
     int rowLength() {
         return shape[shape.length - 1];
     }
 
     int rowStride(int operand) {
         return strides[operand][shape.length - 1];
+    }
+
+    /** Operand k's stride from one row of a {@link Block} to the next (0 for a single row). */
+    int blockStride(int operand) {
+        return shape.length < 2 ? 0 : strides[operand][shape.length - 2];
     }
 
     int numel() {
@@ -122,6 +132,62 @@ final class Iter {
         int inner = shape[nd - 1];
         int rows = numel / inner;
         Parallel.forRange(rows, Math.max(1, PARALLEL_MIN / 2 / Math.max(1, inner * perIndex)), (lo, hi) -> forEachRow(base, row, lo, hi));
+    }
+
+    /**
+     * As {@link #forEachRowParallel(int[], Row)}, handing the kernel whole runs of rows along the
+     * second-innermost dimension ({@link #blockStride} apart): short rows then cost one call per run.
+     */
+    void forEachBlockParallel(int[] base, Block block) {
+        int inner = shape[shape.length - 1];
+        int rows = inner == 0 ? 0 : numel / inner;
+        if (numel < PARALLEL_MIN || Parallel.threads() == 1) {
+            forEachBlock(base, block, 0, rows);
+            return;
+        }
+        Parallel.forRange(rows, Math.max(1, PARALLEL_MIN / 2 / Math.max(1, inner)), (lo, hi) -> forEachBlock(base, block, lo, hi));
+    }
+
+    /** Runs {@code block} over rows [from, to), in runs that stop where the second-innermost index wraps. */
+    void forEachBlock(int[] base, Block block, int from, int to) {
+        if (from >= to || numel == 0) {
+            return;
+        }
+        int nd = shape.length;
+        int k = base.length;
+        int inner = shape[nd - 1];
+        if (nd == 1) {
+            block.run(base.clone(), 1, inner);
+            return;
+        }
+        int[] idx = new int[nd - 1];
+        int[] off = base.clone();
+        int rem = from;
+        for (int d = nd - 2; d >= 0; d--) {
+            idx[d] = rem % shape[d];
+            rem /= shape[d];
+            for (int o = 0; o < k; o++) {
+                off[o] += idx[d] * strides[o][d];
+            }
+        }
+        int r = from;
+        while (r < to) {
+            int run = Math.min(to - r, shape[nd - 2] - idx[nd - 2]);
+            block.run(off, run, inner);
+            r += run;
+            // Step to the next run: the second-innermost index moves by run, carrying outwards.
+            idx[nd - 2] += run;
+            for (int o = 0; o < k; o++) {
+                off[o] += run * strides[o][nd - 2];
+            }
+            for (int d = nd - 2; d > 0 && idx[d] == shape[d]; d--) {
+                idx[d] = 0;
+                idx[d - 1]++;
+                for (int o = 0; o < k; o++) {
+                    off[o] += strides[o][d - 1] - strides[o][d] * shape[d];
+                }
+            }
+        }
     }
 
     /** Runs {@code row} over rows [from, to) only. */

@@ -10,6 +10,18 @@ final class Kernels {
     private Kernels() {
     }
 
+    /** {@link #binaryF} over {@code rows} rows, each operand's rows {@code ars}, {@code brs}, {@code ors} apart. */
+    static void binaryRowsF(BinaryOp op, float[] a, int ao, int ars, int as, float[] b, int bo, int brs, int bs,
+                            float[] o, int oo, int ors, int os, int rows, int n) {
+        if (Simd.ENABLED && os == 1 && as == 1 && bs == 1 && n >= 16
+                && VectorElementwise.binaryRows(op, a, ao, ars, b, bo, brs, o, oo, ors, rows, n)) {
+            return;
+        }
+        for (int r = 0; r < rows; r++) {
+            binaryF(op, a, ao + r * ars, as, b, bo + r * brs, bs, o, oo + r * ors, os, n);
+        }
+    }
+
     static void binaryF(BinaryOp op, float[] a, int ao, int as, float[] b, int bo, int bs, float[] o, int oo, int os, int n) {
         if (Simd.ENABLED && os == 1 && n >= 16) {
             if (as == 1 && bs == 1 && VectorElementwise.binary(op, a, ao, b, bo, o, oo, n)

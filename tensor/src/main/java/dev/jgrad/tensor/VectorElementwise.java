@@ -27,34 +27,64 @@ final class VectorElementwise {
     // instructions when it can see which op it is; an operator held in a variable runs in plain Java.
 
     static boolean binary(BinaryOp op, float[] a, int ao, float[] b, int bo, float[] o, int oo, int n) {
-        int i = 0;
+        return binaryRows(op, a, ao, 0, b, bo, 0, o, oo, 0, 1, n);
+    }
+
+    /**
+     * {@code o = a op b} over {@code rows} rows of n unit-stride elements, each operand's rows
+     * {@code ars}, {@code brs}, {@code ors} apart: short rows (a broadcast over (256, 256, 64)) then cost
+     * one call, not one per row.
+     */
+    static boolean binaryRows(BinaryOp op, float[] a, int ao, int ars, float[] b, int bo, int brs, float[] o, int oo, int ors, int rows, int n) {
         int bound = S.loopBound(n);
         switch (op) {
             case ADD:
-                for (; i < bound; i += L) {
-                    FloatVector.fromArray(S, a, ao + i).add(FloatVector.fromArray(S, b, bo + i)).intoArray(o, oo + i);
+                for (int r = 0; r < rows; r++) {
+                    int ai = ao + r * ars;
+                    int bi = bo + r * brs;
+                    int oi = oo + r * ors;
+                    for (int i = 0; i < bound; i += L) {
+                        FloatVector.fromArray(S, a, ai + i).add(FloatVector.fromArray(S, b, bi + i)).intoArray(o, oi + i);
+                    }
                 }
                 break;
             case SUB:
-                for (; i < bound; i += L) {
-                    FloatVector.fromArray(S, a, ao + i).sub(FloatVector.fromArray(S, b, bo + i)).intoArray(o, oo + i);
+                for (int r = 0; r < rows; r++) {
+                    int ai = ao + r * ars;
+                    int bi = bo + r * brs;
+                    int oi = oo + r * ors;
+                    for (int i = 0; i < bound; i += L) {
+                        FloatVector.fromArray(S, a, ai + i).sub(FloatVector.fromArray(S, b, bi + i)).intoArray(o, oi + i);
+                    }
                 }
                 break;
             case MUL:
-                for (; i < bound; i += L) {
-                    FloatVector.fromArray(S, a, ao + i).mul(FloatVector.fromArray(S, b, bo + i)).intoArray(o, oo + i);
+                for (int r = 0; r < rows; r++) {
+                    int ai = ao + r * ars;
+                    int bi = bo + r * brs;
+                    int oi = oo + r * ors;
+                    for (int i = 0; i < bound; i += L) {
+                        FloatVector.fromArray(S, a, ai + i).mul(FloatVector.fromArray(S, b, bi + i)).intoArray(o, oi + i);
+                    }
                 }
                 break;
             case DIV:
-                for (; i < bound; i += L) {
-                    FloatVector.fromArray(S, a, ao + i).div(FloatVector.fromArray(S, b, bo + i)).intoArray(o, oo + i);
+                for (int r = 0; r < rows; r++) {
+                    int ai = ao + r * ars;
+                    int bi = bo + r * brs;
+                    int oi = oo + r * ors;
+                    for (int i = 0; i < bound; i += L) {
+                        FloatVector.fromArray(S, a, ai + i).div(FloatVector.fromArray(S, b, bi + i)).intoArray(o, oi + i);
+                    }
                 }
                 break;
             default:
                 return false;
         }
-        for (; i < n; i++) {
-            o[oo + i] = (float) op.apply(a[ao + i], b[bo + i]);
+        for (int r = 0; r < rows && bound < n; r++) {
+            for (int i = bound; i < n; i++) {
+                o[oo + r * ors + i] = (float) op.apply(a[ao + r * ars + i], b[bo + r * brs + i]);
+            }
         }
         return true;
     }
