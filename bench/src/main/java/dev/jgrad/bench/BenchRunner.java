@@ -1,5 +1,7 @@
 package dev.jgrad.bench;
 
+import org.openjdk.jmh.profile.GCProfiler;
+import org.openjdk.jmh.results.Result;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.RunnerException;
@@ -85,7 +87,10 @@ public final class BenchRunner {
                 .jvmArgsPrepend(jvmArgs(threads))
                 .threads(1)
                 .shouldFailOnError(true)
-                .verbosity(verbose ? VerboseMode.NORMAL : VerboseMode.SILENT);
+                .verbosity(verbose ? VerboseMode.NORMAL : VerboseMode.SILENT)
+                // Bytes allocated per call (every thread's, as the JVM counts them): W2 shows that only
+                // the result is allocated, W7 what a whole training step costs the collector.
+                .addProfiler(GCProfiler.class);
         if (length == Length.QUICK) {
             // The Vector API kernels need a few seconds of JIT before they run at speed.
             b.forks(1).warmupIterations(6).warmupTime(TimeValue.milliseconds(800))
@@ -98,6 +103,7 @@ public final class BenchRunner {
         Map<String, Object> out = new LinkedHashMap<>();
         Map<String, Double> byKey = new TreeMap<>(REPORT_ORDER);
         Map<String, Double> errors = new TreeMap<>(REPORT_ORDER);
+        Map<String, Double> allocated = new TreeMap<>(REPORT_ORDER);
         for (RunResult r : results) {
             String method = r.getParams().getBenchmark();
             method = method.substring(method.lastIndexOf('.') + 1);
@@ -108,6 +114,11 @@ public final class BenchRunner {
                     continue;
                 }
                 String key = w.key(r);
+                Result<?> bytes = r.getSecondaryResults().get("gc.alloc.rate.norm");
+                if (bytes != null) {
+                    // The same key less its unit: the value is in bytes.
+                    allocated.put(key.substring(0, key.lastIndexOf('.')), bytes.getScore());
+                }
                 if (w.unit == Unit.GFLOPS) {
                     int n = Integer.parseInt(r.getParams().getParam("n"));
                     double gflops = 2.0 * n * n * n / (us * 1e-6) / 1e9;
@@ -132,6 +143,7 @@ public final class BenchRunner {
             }
         });
         out.put("error_99pct", err);
+        out.put("allocated_bytes_per_call", allocated);
         return out;
     }
 
