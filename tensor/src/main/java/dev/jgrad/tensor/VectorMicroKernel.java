@@ -66,9 +66,6 @@ final class VectorMicroKernel implements MicroKernel {
         }
     }
 
-    private static void add(float[] c, int off, FloatVector v) {
-        FloatVector.fromArray(S, c, off).add(v).intoArray(c, off);
-    }
 
     /** A full 6 x (2 vectors) tile from a packed sliver of A and a packed sliver of B: every stride a constant. */
     private static void k6Packed(int kc, float[] ap, int ao, float[] bp, int bo, float[] c, int co, int crs, int rows) {
@@ -96,21 +93,33 @@ final class VectorMicroKernel implements MicroKernel {
             FloatVector a5 = FloatVector.broadcast(S, ap[a + 5]);
             c50 = a5.fma(b0, c50); c51 = a5.fma(b1, c51);
         }
-        add(c, co, c00); add(c, co + L, c01);
+        // Written out, not a helper: a vector passed to a method the JIT does not inline is boxed.
+        FloatVector.fromArray(S, c, co).add(c00).intoArray(c, co);
+        FloatVector.fromArray(S, c, co + L).add(c01).intoArray(c, co + L);
         if (rows > 1) {
-            add(c, co + 1 * crs, c10); add(c, co + 1 * crs + L, c11);
+            int row = co + 1 * crs;
+            FloatVector.fromArray(S, c, row).add(c10).intoArray(c, row);
+            FloatVector.fromArray(S, c, row + L).add(c11).intoArray(c, row + L);
         }
         if (rows > 2) {
-            add(c, co + 2 * crs, c20); add(c, co + 2 * crs + L, c21);
+            int row = co + 2 * crs;
+            FloatVector.fromArray(S, c, row).add(c20).intoArray(c, row);
+            FloatVector.fromArray(S, c, row + L).add(c21).intoArray(c, row + L);
         }
         if (rows > 3) {
-            add(c, co + 3 * crs, c30); add(c, co + 3 * crs + L, c31);
+            int row = co + 3 * crs;
+            FloatVector.fromArray(S, c, row).add(c30).intoArray(c, row);
+            FloatVector.fromArray(S, c, row + L).add(c31).intoArray(c, row + L);
         }
         if (rows > 4) {
-            add(c, co + 4 * crs, c40); add(c, co + 4 * crs + L, c41);
+            int row = co + 4 * crs;
+            FloatVector.fromArray(S, c, row).add(c40).intoArray(c, row);
+            FloatVector.fromArray(S, c, row + L).add(c41).intoArray(c, row + L);
         }
         if (rows > 5) {
-            add(c, co + 5 * crs, c50); add(c, co + 5 * crs + L, c51);
+            int row = co + 5 * crs;
+            FloatVector.fromArray(S, c, row).add(c50).intoArray(c, row);
+            FloatVector.fromArray(S, c, row + L).add(c51).intoArray(c, row + L);
         }
     }
 
@@ -140,21 +149,33 @@ final class VectorMicroKernel implements MicroKernel {
             FloatVector a5 = FloatVector.broadcast(S, ap[a + 5]);
             c50 = a5.fma(b0, c50); c51 = a5.fma(b1, c51);
         }
-        add(c, co, c00); add(c, co + L, c01);
+        // Written out, not a helper: a vector passed to a method the JIT does not inline is boxed.
+        FloatVector.fromArray(S, c, co).add(c00).intoArray(c, co);
+        FloatVector.fromArray(S, c, co + L).add(c01).intoArray(c, co + L);
         if (rows > 1) {
-            add(c, co + 1 * crs, c10); add(c, co + 1 * crs + L, c11);
+            int row = co + 1 * crs;
+            FloatVector.fromArray(S, c, row).add(c10).intoArray(c, row);
+            FloatVector.fromArray(S, c, row + L).add(c11).intoArray(c, row + L);
         }
         if (rows > 2) {
-            add(c, co + 2 * crs, c20); add(c, co + 2 * crs + L, c21);
+            int row = co + 2 * crs;
+            FloatVector.fromArray(S, c, row).add(c20).intoArray(c, row);
+            FloatVector.fromArray(S, c, row + L).add(c21).intoArray(c, row + L);
         }
         if (rows > 3) {
-            add(c, co + 3 * crs, c30); add(c, co + 3 * crs + L, c31);
+            int row = co + 3 * crs;
+            FloatVector.fromArray(S, c, row).add(c30).intoArray(c, row);
+            FloatVector.fromArray(S, c, row + L).add(c31).intoArray(c, row + L);
         }
         if (rows > 4) {
-            add(c, co + 4 * crs, c40); add(c, co + 4 * crs + L, c41);
+            int row = co + 4 * crs;
+            FloatVector.fromArray(S, c, row).add(c40).intoArray(c, row);
+            FloatVector.fromArray(S, c, row + L).add(c41).intoArray(c, row + L);
         }
         if (rows > 5) {
-            add(c, co + 5 * crs, c50); add(c, co + 5 * crs + L, c51);
+            int row = co + 5 * crs;
+            FloatVector.fromArray(S, c, row).add(c50).intoArray(c, row);
+            FloatVector.fromArray(S, c, row + L).add(c51).intoArray(c, row + L);
         }
     }
 
@@ -202,39 +223,63 @@ final class VectorMicroKernel implements MicroKernel {
             FloatVector a11 = FloatVector.broadcast(S, ap[a + 11]);
             c110 = a11.fma(b0, c110); c111 = a11.fma(b1, c111);
         }
-        add(c, co, c00); add(c, co + L, c01);
+        // Written out, not a helper: a vector passed to a method the JIT does not inline is boxed.
+        FloatVector.fromArray(S, c, co).add(c00).intoArray(c, co);
+        FloatVector.fromArray(S, c, co + L).add(c01).intoArray(c, co + L);
         if (rows > 1) {
-            add(c, co + 1 * crs, c10); add(c, co + 1 * crs + L, c11);
+            int row = co + 1 * crs;
+            FloatVector.fromArray(S, c, row).add(c10).intoArray(c, row);
+            FloatVector.fromArray(S, c, row + L).add(c11).intoArray(c, row + L);
         }
         if (rows > 2) {
-            add(c, co + 2 * crs, c20); add(c, co + 2 * crs + L, c21);
+            int row = co + 2 * crs;
+            FloatVector.fromArray(S, c, row).add(c20).intoArray(c, row);
+            FloatVector.fromArray(S, c, row + L).add(c21).intoArray(c, row + L);
         }
         if (rows > 3) {
-            add(c, co + 3 * crs, c30); add(c, co + 3 * crs + L, c31);
+            int row = co + 3 * crs;
+            FloatVector.fromArray(S, c, row).add(c30).intoArray(c, row);
+            FloatVector.fromArray(S, c, row + L).add(c31).intoArray(c, row + L);
         }
         if (rows > 4) {
-            add(c, co + 4 * crs, c40); add(c, co + 4 * crs + L, c41);
+            int row = co + 4 * crs;
+            FloatVector.fromArray(S, c, row).add(c40).intoArray(c, row);
+            FloatVector.fromArray(S, c, row + L).add(c41).intoArray(c, row + L);
         }
         if (rows > 5) {
-            add(c, co + 5 * crs, c50); add(c, co + 5 * crs + L, c51);
+            int row = co + 5 * crs;
+            FloatVector.fromArray(S, c, row).add(c50).intoArray(c, row);
+            FloatVector.fromArray(S, c, row + L).add(c51).intoArray(c, row + L);
         }
         if (rows > 6) {
-            add(c, co + 6 * crs, c60); add(c, co + 6 * crs + L, c61);
+            int row = co + 6 * crs;
+            FloatVector.fromArray(S, c, row).add(c60).intoArray(c, row);
+            FloatVector.fromArray(S, c, row + L).add(c61).intoArray(c, row + L);
         }
         if (rows > 7) {
-            add(c, co + 7 * crs, c70); add(c, co + 7 * crs + L, c71);
+            int row = co + 7 * crs;
+            FloatVector.fromArray(S, c, row).add(c70).intoArray(c, row);
+            FloatVector.fromArray(S, c, row + L).add(c71).intoArray(c, row + L);
         }
         if (rows > 8) {
-            add(c, co + 8 * crs, c80); add(c, co + 8 * crs + L, c81);
+            int row = co + 8 * crs;
+            FloatVector.fromArray(S, c, row).add(c80).intoArray(c, row);
+            FloatVector.fromArray(S, c, row + L).add(c81).intoArray(c, row + L);
         }
         if (rows > 9) {
-            add(c, co + 9 * crs, c90); add(c, co + 9 * crs + L, c91);
+            int row = co + 9 * crs;
+            FloatVector.fromArray(S, c, row).add(c90).intoArray(c, row);
+            FloatVector.fromArray(S, c, row + L).add(c91).intoArray(c, row + L);
         }
         if (rows > 10) {
-            add(c, co + 10 * crs, c100); add(c, co + 10 * crs + L, c101);
+            int row = co + 10 * crs;
+            FloatVector.fromArray(S, c, row).add(c100).intoArray(c, row);
+            FloatVector.fromArray(S, c, row + L).add(c101).intoArray(c, row + L);
         }
         if (rows > 11) {
-            add(c, co + 11 * crs, c110); add(c, co + 11 * crs + L, c111);
+            int row = co + 11 * crs;
+            FloatVector.fromArray(S, c, row).add(c110).intoArray(c, row);
+            FloatVector.fromArray(S, c, row + L).add(c111).intoArray(c, row + L);
         }
     }
 
@@ -282,39 +327,63 @@ final class VectorMicroKernel implements MicroKernel {
             FloatVector a11 = FloatVector.broadcast(S, ap[a + 11]);
             c110 = a11.fma(b0, c110); c111 = a11.fma(b1, c111);
         }
-        add(c, co, c00); add(c, co + L, c01);
+        // Written out, not a helper: a vector passed to a method the JIT does not inline is boxed.
+        FloatVector.fromArray(S, c, co).add(c00).intoArray(c, co);
+        FloatVector.fromArray(S, c, co + L).add(c01).intoArray(c, co + L);
         if (rows > 1) {
-            add(c, co + 1 * crs, c10); add(c, co + 1 * crs + L, c11);
+            int row = co + 1 * crs;
+            FloatVector.fromArray(S, c, row).add(c10).intoArray(c, row);
+            FloatVector.fromArray(S, c, row + L).add(c11).intoArray(c, row + L);
         }
         if (rows > 2) {
-            add(c, co + 2 * crs, c20); add(c, co + 2 * crs + L, c21);
+            int row = co + 2 * crs;
+            FloatVector.fromArray(S, c, row).add(c20).intoArray(c, row);
+            FloatVector.fromArray(S, c, row + L).add(c21).intoArray(c, row + L);
         }
         if (rows > 3) {
-            add(c, co + 3 * crs, c30); add(c, co + 3 * crs + L, c31);
+            int row = co + 3 * crs;
+            FloatVector.fromArray(S, c, row).add(c30).intoArray(c, row);
+            FloatVector.fromArray(S, c, row + L).add(c31).intoArray(c, row + L);
         }
         if (rows > 4) {
-            add(c, co + 4 * crs, c40); add(c, co + 4 * crs + L, c41);
+            int row = co + 4 * crs;
+            FloatVector.fromArray(S, c, row).add(c40).intoArray(c, row);
+            FloatVector.fromArray(S, c, row + L).add(c41).intoArray(c, row + L);
         }
         if (rows > 5) {
-            add(c, co + 5 * crs, c50); add(c, co + 5 * crs + L, c51);
+            int row = co + 5 * crs;
+            FloatVector.fromArray(S, c, row).add(c50).intoArray(c, row);
+            FloatVector.fromArray(S, c, row + L).add(c51).intoArray(c, row + L);
         }
         if (rows > 6) {
-            add(c, co + 6 * crs, c60); add(c, co + 6 * crs + L, c61);
+            int row = co + 6 * crs;
+            FloatVector.fromArray(S, c, row).add(c60).intoArray(c, row);
+            FloatVector.fromArray(S, c, row + L).add(c61).intoArray(c, row + L);
         }
         if (rows > 7) {
-            add(c, co + 7 * crs, c70); add(c, co + 7 * crs + L, c71);
+            int row = co + 7 * crs;
+            FloatVector.fromArray(S, c, row).add(c70).intoArray(c, row);
+            FloatVector.fromArray(S, c, row + L).add(c71).intoArray(c, row + L);
         }
         if (rows > 8) {
-            add(c, co + 8 * crs, c80); add(c, co + 8 * crs + L, c81);
+            int row = co + 8 * crs;
+            FloatVector.fromArray(S, c, row).add(c80).intoArray(c, row);
+            FloatVector.fromArray(S, c, row + L).add(c81).intoArray(c, row + L);
         }
         if (rows > 9) {
-            add(c, co + 9 * crs, c90); add(c, co + 9 * crs + L, c91);
+            int row = co + 9 * crs;
+            FloatVector.fromArray(S, c, row).add(c90).intoArray(c, row);
+            FloatVector.fromArray(S, c, row + L).add(c91).intoArray(c, row + L);
         }
         if (rows > 10) {
-            add(c, co + 10 * crs, c100); add(c, co + 10 * crs + L, c101);
+            int row = co + 10 * crs;
+            FloatVector.fromArray(S, c, row).add(c100).intoArray(c, row);
+            FloatVector.fromArray(S, c, row + L).add(c101).intoArray(c, row + L);
         }
         if (rows > 11) {
-            add(c, co + 11 * crs, c110); add(c, co + 11 * crs + L, c111);
+            int row = co + 11 * crs;
+            FloatVector.fromArray(S, c, row).add(c110).intoArray(c, row);
+            FloatVector.fromArray(S, c, row + L).add(c111).intoArray(c, row + L);
         }
     }
 }
