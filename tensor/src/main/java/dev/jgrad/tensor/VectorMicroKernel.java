@@ -35,15 +35,16 @@ final class VectorMicroKernel implements MicroKernel {
 
     @Override
     public void run(int kc, float[] ap, int ao, float[] bp, int bo, int bk, float[] c, int co, int crs, int rows, int cols) {
-        if (cols == NR) {
-            // Rows past the edge were packed as zeros; their stores are skipped.
-            full(kc, ap, ao, bp, bo, bk, c, co, crs, rows);
+        if (rows == MR && cols == NR) {
+            full(kc, ap, ao, bp, bo, bk, c, co, crs);
             return;
         }
-        // A tile cut by the right edge: compute it whole into a scratch buffer, then add the part inside C.
+        // A tile cut by an edge: compute it whole into a scratch buffer (A's rows past the edge were
+        // packed as zeros), then add the part inside C. The kernels themselves have no branch on the
+        // tile's size: one the JIT had never seen taken would send them back to the interpreter.
         float[] t = SCRATCH.get();
         java.util.Arrays.fill(t, 0f);
-        full(kc, ap, ao, bp, bo, bk, t, 0, NR, MR);
+        full(kc, ap, ao, bp, bo, bk, t, 0, NR);
         for (int r = 0; r < rows; r++) {
             int row = co + r * crs;
             for (int j = 0; j < cols; j++) {
@@ -52,23 +53,23 @@ final class VectorMicroKernel implements MicroKernel {
         }
     }
 
-    private static void full(int kc, float[] ap, int ao, float[] bp, int bo, int bk, float[] c, int co, int crs, int rows) {
+    private static void full(int kc, float[] ap, int ao, float[] bp, int bo, int bk, float[] c, int co, int crs) {
         if (MR == 12) {
             if (bk == NR) {
-                k12Packed(kc, ap, ao, bp, bo, c, co, crs, rows);
+                k12Packed(kc, ap, ao, bp, bo, c, co, crs);
             } else {
-                k12InPlaceB(kc, ap, ao, bp, bo, bk, c, co, crs, rows);
+                k12InPlaceB(kc, ap, ao, bp, bo, bk, c, co, crs);
             }
         } else if (bk == NR) {
-            k6Packed(kc, ap, ao, bp, bo, c, co, crs, rows);
+            k6Packed(kc, ap, ao, bp, bo, c, co, crs);
         } else {
-            k6InPlaceB(kc, ap, ao, bp, bo, bk, c, co, crs, rows);
+            k6InPlaceB(kc, ap, ao, bp, bo, bk, c, co, crs);
         }
     }
 
 
     /** A full 6 x (2 vectors) tile from a packed sliver of A and a packed sliver of B: every stride a constant. */
-    private static void k6Packed(int kc, float[] ap, int ao, float[] bp, int bo, float[] c, int co, int crs, int rows) {
+    private static void k6Packed(int kc, float[] ap, int ao, float[] bp, int bo, float[] c, int co, int crs) {
         FloatVector c00 = FloatVector.zero(S); FloatVector c01 = FloatVector.zero(S);
         FloatVector c10 = FloatVector.zero(S); FloatVector c11 = FloatVector.zero(S);
         FloatVector c20 = FloatVector.zero(S); FloatVector c21 = FloatVector.zero(S);
@@ -96,35 +97,20 @@ final class VectorMicroKernel implements MicroKernel {
         // Written out, not a helper: a vector passed to a method the JIT does not inline is boxed.
         FloatVector.fromArray(S, c, co).add(c00).intoArray(c, co);
         FloatVector.fromArray(S, c, co + L).add(c01).intoArray(c, co + L);
-        if (rows > 1) {
-            int row = co + 1 * crs;
-            FloatVector.fromArray(S, c, row).add(c10).intoArray(c, row);
-            FloatVector.fromArray(S, c, row + L).add(c11).intoArray(c, row + L);
-        }
-        if (rows > 2) {
-            int row = co + 2 * crs;
-            FloatVector.fromArray(S, c, row).add(c20).intoArray(c, row);
-            FloatVector.fromArray(S, c, row + L).add(c21).intoArray(c, row + L);
-        }
-        if (rows > 3) {
-            int row = co + 3 * crs;
-            FloatVector.fromArray(S, c, row).add(c30).intoArray(c, row);
-            FloatVector.fromArray(S, c, row + L).add(c31).intoArray(c, row + L);
-        }
-        if (rows > 4) {
-            int row = co + 4 * crs;
-            FloatVector.fromArray(S, c, row).add(c40).intoArray(c, row);
-            FloatVector.fromArray(S, c, row + L).add(c41).intoArray(c, row + L);
-        }
-        if (rows > 5) {
-            int row = co + 5 * crs;
-            FloatVector.fromArray(S, c, row).add(c50).intoArray(c, row);
-            FloatVector.fromArray(S, c, row + L).add(c51).intoArray(c, row + L);
-        }
+        FloatVector.fromArray(S, c, co + 1 * crs).add(c10).intoArray(c, co + 1 * crs);
+        FloatVector.fromArray(S, c, co + 1 * crs + L).add(c11).intoArray(c, co + 1 * crs + L);
+        FloatVector.fromArray(S, c, co + 2 * crs).add(c20).intoArray(c, co + 2 * crs);
+        FloatVector.fromArray(S, c, co + 2 * crs + L).add(c21).intoArray(c, co + 2 * crs + L);
+        FloatVector.fromArray(S, c, co + 3 * crs).add(c30).intoArray(c, co + 3 * crs);
+        FloatVector.fromArray(S, c, co + 3 * crs + L).add(c31).intoArray(c, co + 3 * crs + L);
+        FloatVector.fromArray(S, c, co + 4 * crs).add(c40).intoArray(c, co + 4 * crs);
+        FloatVector.fromArray(S, c, co + 4 * crs + L).add(c41).intoArray(c, co + 4 * crs + L);
+        FloatVector.fromArray(S, c, co + 5 * crs).add(c50).intoArray(c, co + 5 * crs);
+        FloatVector.fromArray(S, c, co + 5 * crs + L).add(c51).intoArray(c, co + 5 * crs + L);
     }
 
     /** A full 6 x (2 vectors) tile from a packed sliver of A and rows of B read in place, {@code bk} apart. */
-    private static void k6InPlaceB(int kc, float[] ap, int ao, float[] bp, int bo, int bk, float[] c, int co, int crs, int rows) {
+    private static void k6InPlaceB(int kc, float[] ap, int ao, float[] bp, int bo, int bk, float[] c, int co, int crs) {
         FloatVector c00 = FloatVector.zero(S); FloatVector c01 = FloatVector.zero(S);
         FloatVector c10 = FloatVector.zero(S); FloatVector c11 = FloatVector.zero(S);
         FloatVector c20 = FloatVector.zero(S); FloatVector c21 = FloatVector.zero(S);
@@ -152,35 +138,20 @@ final class VectorMicroKernel implements MicroKernel {
         // Written out, not a helper: a vector passed to a method the JIT does not inline is boxed.
         FloatVector.fromArray(S, c, co).add(c00).intoArray(c, co);
         FloatVector.fromArray(S, c, co + L).add(c01).intoArray(c, co + L);
-        if (rows > 1) {
-            int row = co + 1 * crs;
-            FloatVector.fromArray(S, c, row).add(c10).intoArray(c, row);
-            FloatVector.fromArray(S, c, row + L).add(c11).intoArray(c, row + L);
-        }
-        if (rows > 2) {
-            int row = co + 2 * crs;
-            FloatVector.fromArray(S, c, row).add(c20).intoArray(c, row);
-            FloatVector.fromArray(S, c, row + L).add(c21).intoArray(c, row + L);
-        }
-        if (rows > 3) {
-            int row = co + 3 * crs;
-            FloatVector.fromArray(S, c, row).add(c30).intoArray(c, row);
-            FloatVector.fromArray(S, c, row + L).add(c31).intoArray(c, row + L);
-        }
-        if (rows > 4) {
-            int row = co + 4 * crs;
-            FloatVector.fromArray(S, c, row).add(c40).intoArray(c, row);
-            FloatVector.fromArray(S, c, row + L).add(c41).intoArray(c, row + L);
-        }
-        if (rows > 5) {
-            int row = co + 5 * crs;
-            FloatVector.fromArray(S, c, row).add(c50).intoArray(c, row);
-            FloatVector.fromArray(S, c, row + L).add(c51).intoArray(c, row + L);
-        }
+        FloatVector.fromArray(S, c, co + 1 * crs).add(c10).intoArray(c, co + 1 * crs);
+        FloatVector.fromArray(S, c, co + 1 * crs + L).add(c11).intoArray(c, co + 1 * crs + L);
+        FloatVector.fromArray(S, c, co + 2 * crs).add(c20).intoArray(c, co + 2 * crs);
+        FloatVector.fromArray(S, c, co + 2 * crs + L).add(c21).intoArray(c, co + 2 * crs + L);
+        FloatVector.fromArray(S, c, co + 3 * crs).add(c30).intoArray(c, co + 3 * crs);
+        FloatVector.fromArray(S, c, co + 3 * crs + L).add(c31).intoArray(c, co + 3 * crs + L);
+        FloatVector.fromArray(S, c, co + 4 * crs).add(c40).intoArray(c, co + 4 * crs);
+        FloatVector.fromArray(S, c, co + 4 * crs + L).add(c41).intoArray(c, co + 4 * crs + L);
+        FloatVector.fromArray(S, c, co + 5 * crs).add(c50).intoArray(c, co + 5 * crs);
+        FloatVector.fromArray(S, c, co + 5 * crs + L).add(c51).intoArray(c, co + 5 * crs + L);
     }
 
     /** A full 12 x (2 vectors) tile from a packed sliver of A and a packed sliver of B: every stride a constant. */
-    private static void k12Packed(int kc, float[] ap, int ao, float[] bp, int bo, float[] c, int co, int crs, int rows) {
+    private static void k12Packed(int kc, float[] ap, int ao, float[] bp, int bo, float[] c, int co, int crs) {
         FloatVector c00 = FloatVector.zero(S); FloatVector c01 = FloatVector.zero(S);
         FloatVector c10 = FloatVector.zero(S); FloatVector c11 = FloatVector.zero(S);
         FloatVector c20 = FloatVector.zero(S); FloatVector c21 = FloatVector.zero(S);
@@ -226,65 +197,32 @@ final class VectorMicroKernel implements MicroKernel {
         // Written out, not a helper: a vector passed to a method the JIT does not inline is boxed.
         FloatVector.fromArray(S, c, co).add(c00).intoArray(c, co);
         FloatVector.fromArray(S, c, co + L).add(c01).intoArray(c, co + L);
-        if (rows > 1) {
-            int row = co + 1 * crs;
-            FloatVector.fromArray(S, c, row).add(c10).intoArray(c, row);
-            FloatVector.fromArray(S, c, row + L).add(c11).intoArray(c, row + L);
-        }
-        if (rows > 2) {
-            int row = co + 2 * crs;
-            FloatVector.fromArray(S, c, row).add(c20).intoArray(c, row);
-            FloatVector.fromArray(S, c, row + L).add(c21).intoArray(c, row + L);
-        }
-        if (rows > 3) {
-            int row = co + 3 * crs;
-            FloatVector.fromArray(S, c, row).add(c30).intoArray(c, row);
-            FloatVector.fromArray(S, c, row + L).add(c31).intoArray(c, row + L);
-        }
-        if (rows > 4) {
-            int row = co + 4 * crs;
-            FloatVector.fromArray(S, c, row).add(c40).intoArray(c, row);
-            FloatVector.fromArray(S, c, row + L).add(c41).intoArray(c, row + L);
-        }
-        if (rows > 5) {
-            int row = co + 5 * crs;
-            FloatVector.fromArray(S, c, row).add(c50).intoArray(c, row);
-            FloatVector.fromArray(S, c, row + L).add(c51).intoArray(c, row + L);
-        }
-        if (rows > 6) {
-            int row = co + 6 * crs;
-            FloatVector.fromArray(S, c, row).add(c60).intoArray(c, row);
-            FloatVector.fromArray(S, c, row + L).add(c61).intoArray(c, row + L);
-        }
-        if (rows > 7) {
-            int row = co + 7 * crs;
-            FloatVector.fromArray(S, c, row).add(c70).intoArray(c, row);
-            FloatVector.fromArray(S, c, row + L).add(c71).intoArray(c, row + L);
-        }
-        if (rows > 8) {
-            int row = co + 8 * crs;
-            FloatVector.fromArray(S, c, row).add(c80).intoArray(c, row);
-            FloatVector.fromArray(S, c, row + L).add(c81).intoArray(c, row + L);
-        }
-        if (rows > 9) {
-            int row = co + 9 * crs;
-            FloatVector.fromArray(S, c, row).add(c90).intoArray(c, row);
-            FloatVector.fromArray(S, c, row + L).add(c91).intoArray(c, row + L);
-        }
-        if (rows > 10) {
-            int row = co + 10 * crs;
-            FloatVector.fromArray(S, c, row).add(c100).intoArray(c, row);
-            FloatVector.fromArray(S, c, row + L).add(c101).intoArray(c, row + L);
-        }
-        if (rows > 11) {
-            int row = co + 11 * crs;
-            FloatVector.fromArray(S, c, row).add(c110).intoArray(c, row);
-            FloatVector.fromArray(S, c, row + L).add(c111).intoArray(c, row + L);
-        }
+        FloatVector.fromArray(S, c, co + 1 * crs).add(c10).intoArray(c, co + 1 * crs);
+        FloatVector.fromArray(S, c, co + 1 * crs + L).add(c11).intoArray(c, co + 1 * crs + L);
+        FloatVector.fromArray(S, c, co + 2 * crs).add(c20).intoArray(c, co + 2 * crs);
+        FloatVector.fromArray(S, c, co + 2 * crs + L).add(c21).intoArray(c, co + 2 * crs + L);
+        FloatVector.fromArray(S, c, co + 3 * crs).add(c30).intoArray(c, co + 3 * crs);
+        FloatVector.fromArray(S, c, co + 3 * crs + L).add(c31).intoArray(c, co + 3 * crs + L);
+        FloatVector.fromArray(S, c, co + 4 * crs).add(c40).intoArray(c, co + 4 * crs);
+        FloatVector.fromArray(S, c, co + 4 * crs + L).add(c41).intoArray(c, co + 4 * crs + L);
+        FloatVector.fromArray(S, c, co + 5 * crs).add(c50).intoArray(c, co + 5 * crs);
+        FloatVector.fromArray(S, c, co + 5 * crs + L).add(c51).intoArray(c, co + 5 * crs + L);
+        FloatVector.fromArray(S, c, co + 6 * crs).add(c60).intoArray(c, co + 6 * crs);
+        FloatVector.fromArray(S, c, co + 6 * crs + L).add(c61).intoArray(c, co + 6 * crs + L);
+        FloatVector.fromArray(S, c, co + 7 * crs).add(c70).intoArray(c, co + 7 * crs);
+        FloatVector.fromArray(S, c, co + 7 * crs + L).add(c71).intoArray(c, co + 7 * crs + L);
+        FloatVector.fromArray(S, c, co + 8 * crs).add(c80).intoArray(c, co + 8 * crs);
+        FloatVector.fromArray(S, c, co + 8 * crs + L).add(c81).intoArray(c, co + 8 * crs + L);
+        FloatVector.fromArray(S, c, co + 9 * crs).add(c90).intoArray(c, co + 9 * crs);
+        FloatVector.fromArray(S, c, co + 9 * crs + L).add(c91).intoArray(c, co + 9 * crs + L);
+        FloatVector.fromArray(S, c, co + 10 * crs).add(c100).intoArray(c, co + 10 * crs);
+        FloatVector.fromArray(S, c, co + 10 * crs + L).add(c101).intoArray(c, co + 10 * crs + L);
+        FloatVector.fromArray(S, c, co + 11 * crs).add(c110).intoArray(c, co + 11 * crs);
+        FloatVector.fromArray(S, c, co + 11 * crs + L).add(c111).intoArray(c, co + 11 * crs + L);
     }
 
     /** A full 12 x (2 vectors) tile from a packed sliver of A and rows of B read in place, {@code bk} apart. */
-    private static void k12InPlaceB(int kc, float[] ap, int ao, float[] bp, int bo, int bk, float[] c, int co, int crs, int rows) {
+    private static void k12InPlaceB(int kc, float[] ap, int ao, float[] bp, int bo, int bk, float[] c, int co, int crs) {
         FloatVector c00 = FloatVector.zero(S); FloatVector c01 = FloatVector.zero(S);
         FloatVector c10 = FloatVector.zero(S); FloatVector c11 = FloatVector.zero(S);
         FloatVector c20 = FloatVector.zero(S); FloatVector c21 = FloatVector.zero(S);
@@ -330,60 +268,27 @@ final class VectorMicroKernel implements MicroKernel {
         // Written out, not a helper: a vector passed to a method the JIT does not inline is boxed.
         FloatVector.fromArray(S, c, co).add(c00).intoArray(c, co);
         FloatVector.fromArray(S, c, co + L).add(c01).intoArray(c, co + L);
-        if (rows > 1) {
-            int row = co + 1 * crs;
-            FloatVector.fromArray(S, c, row).add(c10).intoArray(c, row);
-            FloatVector.fromArray(S, c, row + L).add(c11).intoArray(c, row + L);
-        }
-        if (rows > 2) {
-            int row = co + 2 * crs;
-            FloatVector.fromArray(S, c, row).add(c20).intoArray(c, row);
-            FloatVector.fromArray(S, c, row + L).add(c21).intoArray(c, row + L);
-        }
-        if (rows > 3) {
-            int row = co + 3 * crs;
-            FloatVector.fromArray(S, c, row).add(c30).intoArray(c, row);
-            FloatVector.fromArray(S, c, row + L).add(c31).intoArray(c, row + L);
-        }
-        if (rows > 4) {
-            int row = co + 4 * crs;
-            FloatVector.fromArray(S, c, row).add(c40).intoArray(c, row);
-            FloatVector.fromArray(S, c, row + L).add(c41).intoArray(c, row + L);
-        }
-        if (rows > 5) {
-            int row = co + 5 * crs;
-            FloatVector.fromArray(S, c, row).add(c50).intoArray(c, row);
-            FloatVector.fromArray(S, c, row + L).add(c51).intoArray(c, row + L);
-        }
-        if (rows > 6) {
-            int row = co + 6 * crs;
-            FloatVector.fromArray(S, c, row).add(c60).intoArray(c, row);
-            FloatVector.fromArray(S, c, row + L).add(c61).intoArray(c, row + L);
-        }
-        if (rows > 7) {
-            int row = co + 7 * crs;
-            FloatVector.fromArray(S, c, row).add(c70).intoArray(c, row);
-            FloatVector.fromArray(S, c, row + L).add(c71).intoArray(c, row + L);
-        }
-        if (rows > 8) {
-            int row = co + 8 * crs;
-            FloatVector.fromArray(S, c, row).add(c80).intoArray(c, row);
-            FloatVector.fromArray(S, c, row + L).add(c81).intoArray(c, row + L);
-        }
-        if (rows > 9) {
-            int row = co + 9 * crs;
-            FloatVector.fromArray(S, c, row).add(c90).intoArray(c, row);
-            FloatVector.fromArray(S, c, row + L).add(c91).intoArray(c, row + L);
-        }
-        if (rows > 10) {
-            int row = co + 10 * crs;
-            FloatVector.fromArray(S, c, row).add(c100).intoArray(c, row);
-            FloatVector.fromArray(S, c, row + L).add(c101).intoArray(c, row + L);
-        }
-        if (rows > 11) {
-            int row = co + 11 * crs;
-            FloatVector.fromArray(S, c, row).add(c110).intoArray(c, row);
-            FloatVector.fromArray(S, c, row + L).add(c111).intoArray(c, row + L);
-        }
+        FloatVector.fromArray(S, c, co + 1 * crs).add(c10).intoArray(c, co + 1 * crs);
+        FloatVector.fromArray(S, c, co + 1 * crs + L).add(c11).intoArray(c, co + 1 * crs + L);
+        FloatVector.fromArray(S, c, co + 2 * crs).add(c20).intoArray(c, co + 2 * crs);
+        FloatVector.fromArray(S, c, co + 2 * crs + L).add(c21).intoArray(c, co + 2 * crs + L);
+        FloatVector.fromArray(S, c, co + 3 * crs).add(c30).intoArray(c, co + 3 * crs);
+        FloatVector.fromArray(S, c, co + 3 * crs + L).add(c31).intoArray(c, co + 3 * crs + L);
+        FloatVector.fromArray(S, c, co + 4 * crs).add(c40).intoArray(c, co + 4 * crs);
+        FloatVector.fromArray(S, c, co + 4 * crs + L).add(c41).intoArray(c, co + 4 * crs + L);
+        FloatVector.fromArray(S, c, co + 5 * crs).add(c50).intoArray(c, co + 5 * crs);
+        FloatVector.fromArray(S, c, co + 5 * crs + L).add(c51).intoArray(c, co + 5 * crs + L);
+        FloatVector.fromArray(S, c, co + 6 * crs).add(c60).intoArray(c, co + 6 * crs);
+        FloatVector.fromArray(S, c, co + 6 * crs + L).add(c61).intoArray(c, co + 6 * crs + L);
+        FloatVector.fromArray(S, c, co + 7 * crs).add(c70).intoArray(c, co + 7 * crs);
+        FloatVector.fromArray(S, c, co + 7 * crs + L).add(c71).intoArray(c, co + 7 * crs + L);
+        FloatVector.fromArray(S, c, co + 8 * crs).add(c80).intoArray(c, co + 8 * crs);
+        FloatVector.fromArray(S, c, co + 8 * crs + L).add(c81).intoArray(c, co + 8 * crs + L);
+        FloatVector.fromArray(S, c, co + 9 * crs).add(c90).intoArray(c, co + 9 * crs);
+        FloatVector.fromArray(S, c, co + 9 * crs + L).add(c91).intoArray(c, co + 9 * crs + L);
+        FloatVector.fromArray(S, c, co + 10 * crs).add(c100).intoArray(c, co + 10 * crs);
+        FloatVector.fromArray(S, c, co + 10 * crs + L).add(c101).intoArray(c, co + 10 * crs + L);
+        FloatVector.fromArray(S, c, co + 11 * crs).add(c110).intoArray(c, co + 11 * crs);
+        FloatVector.fromArray(S, c, co + 11 * crs + L).add(c111).intoArray(c, co + 11 * crs + L);
     }
 }

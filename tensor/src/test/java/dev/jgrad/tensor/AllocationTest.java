@@ -28,9 +28,9 @@ class AllocationTest {
      * The fewest bytes one call allocated in several: until the JIT compiles a Vector API loop, the
      * interpreter boxes every vector, and the count would measure the JIT, not the op.
      */
-    private static long bytesAllocatedBy(Runnable op) {
+    private static long bytesAllocatedBy(int calls, Runnable op) {
         long fewest = Long.MAX_VALUE;
-        for (int i = 0; i < 40; i++) {
+        for (int i = 0; i < calls; i++) {
             long before = allocatedByAllThreads();
             op.run();
             fewest = Math.min(fewest, allocatedByAllThreads() - before);
@@ -50,11 +50,11 @@ class AllocationTest {
         try {
             for (int threads : new int[] {1, 2}) {
                 Parallel.setThreads(threads);
-                long outer = bytesAllocatedBy(() -> p.sub(q));
+                long outer = bytesAllocatedBy(40, () -> p.sub(q));
                 long result = 4L * 256 * 256 * 64;
                 assertTrue(outer >= result && outer < result + BOOKKEEPING,
                         "(256,1,64) - (1,256,64) with " + threads + " thread(s) allocated " + outer + " bytes; its result is " + result);
-                long add = bytesAllocatedBy(() -> x.add(v));
+                long add = bytesAllocatedBy(40, () -> x.add(v));
                 long addResult = 4L * 1024 * 1024;
                 assertTrue(add >= addResult && add < addResult + BOOKKEEPING,
                         "(1024,1024) + (1024,) with " + threads + " thread(s) allocated " + add + " bytes; its result is " + addResult);
@@ -62,5 +62,23 @@ class AllocationTest {
         } finally {
             Parallel.setThreads(before);
         }
+    }
+
+    @Test
+    void aMatrixProductAllocatesOnlyItsResult() {
+        // Packing buffers are kept per thread, and the micro-kernel's accumulators must stay in registers:
+        // boxed, they cost kilobytes per tile.
+        Generator g = new Generator(5);
+        Tensor a = Tensor.randn(g, 192, 160);
+        Tensor b = Tensor.randn(g, 160, 224);
+        Tensor small = Tensor.randn(g, 30, 20);
+        Tensor smallB = Tensor.randn(g, 20, 40);
+        long big = bytesAllocatedBy(100, () -> a.matmul(b));
+        long result = 4L * 192 * 224;
+        assertTrue(big >= result && big < result + BOOKKEEPING, "(192,160) @ (160,224) allocated " + big + " bytes; its result is " + result);
+        long direct = bytesAllocatedBy(2000, () -> small.matmul(smallB));
+        long smallResult = 4L * 30 * 40;
+        assertTrue(direct >= smallResult && direct < smallResult + BOOKKEEPING,
+                "(30,20) @ (20,40) allocated " + direct + " bytes; its result is " + smallResult);
     }
 }
