@@ -25,12 +25,15 @@ class AllocationTest {
     }
 
     /**
-     * The fewest bytes one call allocated in several: until the JIT compiles a Vector API loop, the
-     * interpreter boxes every vector, and the count would measure the JIT, not the op.
+     * The fewest bytes one call allocated, calling until a call stays within {@code result} plus
+     * {@link #BOOKKEEPING} or ten seconds pass. Until the JIT compiles a Vector API loop (later when it
+     * sends compiled code back to the interpreter), the interpreter boxes every vector, so single calls
+     * measure the JIT; an op that allocates more than its result on every call fails all the same.
      */
-    private static long bytesAllocatedBy(int calls, Runnable op) {
+    private static long bytesAllocatedBy(long result, Runnable op) {
         long fewest = Long.MAX_VALUE;
-        for (int i = 0; i < calls; i++) {
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while (fewest >= result + BOOKKEEPING && System.nanoTime() < deadline) {
             long before = allocatedByAllThreads();
             op.run();
             fewest = Math.min(fewest, allocatedByAllThreads() - before);
@@ -50,12 +53,12 @@ class AllocationTest {
         try {
             for (int threads : new int[] {1, 2}) {
                 Parallel.setThreads(threads);
-                long outer = bytesAllocatedBy(40, () -> p.sub(q));
                 long result = 4L * 256 * 256 * 64;
+                long outer = bytesAllocatedBy(result, () -> p.sub(q));
                 assertTrue(outer >= result && outer < result + BOOKKEEPING,
                         "(256,1,64) - (1,256,64) with " + threads + " thread(s) allocated " + outer + " bytes; its result is " + result);
-                long add = bytesAllocatedBy(40, () -> x.add(v));
                 long addResult = 4L * 1024 * 1024;
+                long add = bytesAllocatedBy(addResult, () -> x.add(v));
                 assertTrue(add >= addResult && add < addResult + BOOKKEEPING,
                         "(1024,1024) + (1024,) with " + threads + " thread(s) allocated " + add + " bytes; its result is " + addResult);
             }
@@ -73,12 +76,25 @@ class AllocationTest {
         Tensor b = Tensor.randn(g, 160, 224);
         Tensor small = Tensor.randn(g, 30, 20);
         Tensor smallB = Tensor.randn(g, 20, 40);
-        long big = bytesAllocatedBy(100, () -> a.matmul(b));
         long result = 4L * 192 * 224;
+        long big = bytesAllocatedBy(result, () -> a.matmul(b));
         assertTrue(big >= result && big < result + BOOKKEEPING, "(192,160) @ (160,224) allocated " + big + " bytes; its result is " + result);
-        long direct = bytesAllocatedBy(2000, () -> small.matmul(smallB));
         long smallResult = 4L * 30 * 40;
+        long direct = bytesAllocatedBy(smallResult, () -> small.matmul(smallB));
         assertTrue(direct >= smallResult && direct < smallResult + BOOKKEEPING,
                 "(30,20) @ (20,40) allocated " + direct + " bytes; its result is " + smallResult);
+    }
+
+    @Test
+    void rowReductionsAllocateOnlyTheirResult() {
+        Generator g = new Generator(6);
+        Tensor x = Tensor.randn(g, 700, 300);
+        long sumResult = 4L * 700;
+        long sum = bytesAllocatedBy(sumResult, () -> x.sum(1, true));
+        assertTrue(sum >= sumResult && sum < sumResult + BOOKKEEPING, "sum over dim 1 of (700,300) allocated " + sum + " bytes");
+        long softmaxResult = 4L * 700 * 300;
+        long softmax = bytesAllocatedBy(softmaxResult, () -> x.softmax(-1));
+        assertTrue(softmax >= softmaxResult && softmax < softmaxResult + BOOKKEEPING,
+                "softmax over the rows of (700,300) allocated " + softmax + " bytes; its result is " + softmaxResult);
     }
 }
