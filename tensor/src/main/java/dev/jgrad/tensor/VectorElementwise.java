@@ -357,7 +357,7 @@ final class VectorElementwise {
         // (whichever the JIT compiled first), not in others.
         float m = max(a, ao, n);
         // e^(x - m) into o (a log-softmax overwrites it) and its sum, in one pass.
-        double sum = expShifted(a, ao, o, oo, n, m);
+        double sum = expShifted(a, ao, o, oo, n, m, 1f);
         if (log) {
             addScalar(a, ao, o, oo, n, (float) -(m + Math.log(sum)));
         } else {
@@ -413,15 +413,17 @@ final class VectorElementwise {
     }
 
     /**
-     * {@code o[i] = e^(a[i] - m)} where {@code m} is the row's maximum, and their sum: {@link #expLoop}'s
+     * {@code o[i] = e^(a[i] - m) * factor} (the product rounded once more, so factor 1 stores the powers
+     * themselves) where {@code m} is the row's maximum, and the sum of the powers: {@link #expLoop}'s
      * method, less what arguments at most 0 never need, and with fused steps where expLoop rounds twice
      * (so a result may differ from expLoop's in its last bit). No overflow; 2^n fits one exponent field, whose
      * value n + 127 is clamped at 0 so that n <= -127 gives exactly 0 (the argument is first clamped at
      * -88.5, where n = -128, so -inf gives 0 too). Results with n = -126 may be subnormal, as PyTorch's
      * are; NaN stays NaN.
      */
-    static double expShifted(float[] a, int ao, float[] o, int oo, int n, float m) {
+    static double expShifted(float[] a, int ao, float[] o, int oo, int n, float m, float factor) {
         FloatVector mv = FloatVector.broadcast(S, m);
+        FloatVector fv = FloatVector.broadcast(S, factor);
         FloatVector negLn2Hi = FloatVector.broadcast(S, -LN2_HI);
         FloatVector negLn2Lo = FloatVector.broadcast(S, -LN2_LO);
         FloatVector c120 = FloatVector.broadcast(S, 1f / 120);
@@ -447,13 +449,13 @@ final class VectorElementwise {
             // The exponent field of 2^n is n + 127; 1.5 * 2^23 + n holds n in its low bits.
             FloatVector scale = rounded.reinterpretAsInts().sub(0x4B400000 - 127).max(0).lanewise(VectorOperators.LSHL, 23).reinterpretAsFloats();
             FloatVector e = p.mul(scale);
-            e.intoArray(o, oo + i);
+            e.mul(fv).intoArray(o, oo + i);
             total = total.add(e);
         }
         double sum = addLanes(total);
         for (; i < n; i++) {
             float e = (float) Math.exp(a[ao + i] - m);
-            o[oo + i] = e;
+            o[oo + i] = e * factor;
             sum += e;
         }
         return sum;

@@ -124,4 +124,39 @@ class ReduceTest {
         assertEquals(DType.INT64, Tensor.of(new boolean[] {true, true, false}, 3).sum().dtype());
         assertThrows(DTypeException.class, () -> i.mean());
     }
+
+    @Test
+    void softmaxOfLargeRowsIsTheSameOnOneThreadAndOnSeveral() {
+        // (97, 515) from offset 515 of a bigger tensor: rows not a multiple of the vector length, a
+        // storage offset, and enough elements that several threads share the rows (and overlap the
+        // result's allocation with the rows' statistics).
+        Tensor x = Tensor.randn(new Generator(9), 98, 515).mul(Tensor.scalar(6.0, DType.FLOAT32)).narrow(0, 1, 97);
+        int before = Parallel.threads();
+        try {
+            Parallel.setThreads(1);
+            float[] p1 = x.softmax(-1).toFloatArray();
+            float[] l1 = x.logSoftmax(1).toFloatArray();
+            Parallel.setThreads(2);
+            assertArrayEquals(p1, x.softmax(-1).toFloatArray(), 0f);
+            assertArrayEquals(l1, x.logSoftmax(1).toFloatArray(), 0f);
+        } finally {
+            Parallel.setThreads(before);
+        }
+        float[] p = x.softmax(-1).toFloatArray();
+        float[] xv = x.toFloatArray();
+        for (int r = 0; r < 97; r += 24) {
+            double m = Double.NEGATIVE_INFINITY;
+            for (int j = 0; j < 515; j++) {
+                m = Math.max(m, xv[r * 515 + j]);
+            }
+            double z = 0;
+            for (int j = 0; j < 515; j++) {
+                z += Math.exp(xv[r * 515 + j] - m);
+            }
+            for (int j = 0; j < 515; j++) {
+                double want = Math.exp(xv[r * 515 + j] - m) / z;
+                assertEquals(want, p[r * 515 + j], 1e-6 * want + 1e-12, "row " + r + " column " + j);
+            }
+        }
+    }
 }

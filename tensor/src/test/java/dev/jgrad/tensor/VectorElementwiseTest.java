@@ -111,7 +111,7 @@ class VectorElementwiseTest {
     void softmaxExpIsWithinTwoUlpAndGivesZeroFarBelowTheMaximum() {
         float[] x = grid(-100, 0, 100_003);
         float[] y = new float[x.length];
-        double sum = VectorElementwise.expShifted(x, 0, y, 0, x.length, 0f);
+        double sum = VectorElementwise.expShifted(x, 0, y, 0, x.length, 0f, 1f);
         double want = 0;
         for (int i = 0; i < x.length; i++) {
             float e = (float) Math.exp(x[i]);
@@ -126,7 +126,7 @@ class VectorElementwiseTest {
         float[] edges = {Float.NEGATIVE_INFINITY, Float.NaN, -88.5f, -200f, 0f, -0f, -87f, -1e-30f,
             Float.NEGATIVE_INFINITY, -1f, -2f, -3f, -4f, -5f, -6f, -7f, -8f};
         float[] out = new float[edges.length];
-        VectorElementwise.expShifted(edges, 0, out, 0, edges.length, 0f);
+        VectorElementwise.expShifted(edges, 0, out, 0, edges.length, 0f, 1f);
         assertEquals(0f, out[0]);
         assertTrue(Float.isNaN(out[1]));
         assertEquals(0f, out[2]);
