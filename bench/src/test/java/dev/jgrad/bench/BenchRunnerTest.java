@@ -41,4 +41,18 @@ class BenchRunnerTest {
         IllegalArgumentException bad = assertThrows(IllegalArgumentException.class, () -> BenchRunner.select("W2("));
         assertTrue(bad.getMessage().contains("not a regular expression"), bad.getMessage());
     }
+
+    @Test
+    void everyBenchmarkMethodHasAKey() {
+        List<String> methods = new ArrayList<>();
+        for (java.lang.reflect.Method m : Benchmarks.class.getMethods()) {
+            if (m.isAnnotationPresent(org.openjdk.jmh.annotations.Benchmark.class)) {
+                methods.add(m.getName());
+            }
+        }
+        methods.sort(String::compareTo);
+        List<String> known = new ArrayList<>(BenchRunner.select(null));
+        known.sort(String::compareTo);
+        assertEquals(known, methods, "a benchmark without a key would run and never be reported");
+    }
 }
