@@ -160,6 +160,8 @@ final class Reduce {
         int rs = it.rowStride(0);
         int xs = it.rowStride(1);
         boolean fastFloat = in == DType.FLOAT32 && plan.offsets == null;
+        // any(dim) and all(dim) (amax, amin of bools) read the flags themselves, stopping at the first that decides.
+        boolean fastBool = in == DType.BOOL && (op == Op.AMAX || op == Op.AMIN) && plan.offsets == null;
         boolean exactLong = (op == Op.SUM || op == Op.PROD) && !in.isFloating();
         Iter.Row body = (off, len) -> {
             for (int i = 0; i < len; i++) {
@@ -169,6 +171,8 @@ final class Reduce {
                     dst.setLong(o, reduceLong(op, src, base, plan));
                 } else if (fastFloat) {
                     dst.setDouble(o, reduceFloatRun(op, src.f, base, plan.runStride, plan.count));
+                } else if (fastBool) {
+                    dst.b[o] = boolRun(op == Op.AMAX, src.b, base, plan.runStride, plan.count);
                 } else {
                     plan.gather(src, base, buf);
                     dst.setDouble(o, reduceDoubles(op, buf, plan.count));
@@ -218,6 +222,16 @@ final class Reduce {
             acc = op == Op.PROD ? acc * v : acc + v;
         }
         return acc;
+    }
+
+    /** Whether any (or, for {@code any} false, every) of the n flags at {@code b[off + i * stride]} is set. */
+    static boolean boolRun(boolean any, boolean[] b, int off, int stride, int n) {
+        for (int i = 0; i < n; i++) {
+            if (b[off + i * stride] == any) {
+                return any;
+            }
+        }
+        return !any;
     }
 
     /** A reduction over {@code n} floats at {@code a[off + i * stride]}. */

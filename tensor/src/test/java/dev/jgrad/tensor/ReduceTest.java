@@ -159,4 +159,48 @@ class ReduceTest {
             }
         }
     }
+
+    @Test
+    void anyAndAllAlongEachDimMatchElementByElement() {
+        Random rnd = new Random(12);
+        boolean[] flags = new boolean[3 * 4 * 5];
+        for (int i = 0; i < flags.length; i++) {
+            flags[i] = rnd.nextInt(4) != 0;
+        }
+        flags[7] = true;
+        Tensor x = Tensor.of(flags, 3, 4, 5);
+        Tensor t = x.permute(2, 0, 1);
+        for (int dim = 0; dim < 3; dim++) {
+            for (Tensor v : new Tensor[] {x, t}) {
+                boolean[] all = v.all(dim, false).toBooleanArray();
+                boolean[] any = v.any(dim, true).toBooleanArray();
+                int[] shape = v.shape();
+                int[] rest = new int[2];
+                for (int d = 0, k = 0; d < 3; d++) {
+                    if (d != dim) {
+                        rest[k++] = d;
+                    }
+                }
+                for (int i = 0; i < shape[rest[0]]; i++) {
+                    for (int j = 0; j < shape[rest[1]]; j++) {
+                        boolean wantAll = true;
+                        boolean wantAny = false;
+                        for (int r = 0; r < shape[dim]; r++) {
+                            int[] at = new int[3];
+                            at[rest[0]] = i;
+                            at[rest[1]] = j;
+                            at[dim] = r;
+                            boolean f = v.getDouble(at) != 0;
+                            wantAll &= f;
+                            wantAny |= f;
+                        }
+                        int k = i * shape[rest[1]] + j;
+                        assertEquals(wantAll, all[k], "all over dim " + dim + " at " + i + "," + j);
+                        assertEquals(wantAny, any[k], "any over dim " + dim + " at " + i + "," + j);
+                    }
+                }
+            }
+        }
+        assertArrayEquals(new int[] {3, 1, 5}, x.any(1, true).shape());
+    }
 }
