@@ -45,8 +45,8 @@ final class Engine {
             return;
         }
         Map<Node, Integer> deps = dependencies(root.gradFn);
-        Map<Node, Tensor> buffers = new IdentityHashMap<>();
-        buffers.put(root.gradFn, grad);
+        Buffers buffers = new Buffers();
+        buffers.add(root.gradFn, grad);
         Deque<Node> ready = new ArrayDeque<>();
         ready.push(root.gradFn);
         while (!ready.isEmpty()) {
@@ -69,17 +69,24 @@ final class Engine {
                     continue;
                 }
                 Tensor gi = inputGrads == null ? null : inputGrads[i];
-                if (gi != null) {
+                if (gi != null && n.region != null) {
+                    // A view's gradient goes into its region of the input's gradient.
+                    gi = gi.to(n.inputTypes[i]);
+                    if (e.leaf != null) {
+                        accumulateInto(e.leaf, n.region, gi);
+                    } else {
+                        buffers.addInto(e.node, n.region, gi, n.inputShapes[i]);
+                    }
+                } else if (gi != null) {
                     gi = toInput(gi, n, i);
+                    if (e.leaf != null) {
+                        accumulate(e.leaf, gi);
+                    } else {
+                        buffers.add(e.node, gi);
+                    }
                 }
                 if (e.leaf != null) {
-                    if (gi != null) {
-                        accumulate(e.leaf, gi);
-                    }
                     continue;
-                }
-                if (gi != null) {
-                    buffers.merge(e.node, gi, Tensor::add);
                 }
                 int left = deps.merge(e.node, -1, Integer::sum);
                 if (left == 0) {
@@ -121,6 +128,54 @@ final class Engine {
             }
         }
         return deps;
+    }
+
+    /**
+     * The gradients waiting for each node, summed as they arrive. A gradient that arrives first is kept
+     * as it is (a backward rule may have passed on a tensor that is also used elsewhere), so it is never
+     * written to; a sum the engine made is its own, and later gradients are added into it in place.
+     */
+    private static final class Buffers {
+        private final Map<Node, Tensor> waiting = new IdentityHashMap<>();
+        private final Map<Node, Boolean> owned = new IdentityHashMap<>();
+
+        void add(Node m, Tensor g) {
+            Tensor cur = waiting.get(m);
+            if (cur == null) {
+                waiting.put(m, g);
+            } else if (owned.containsKey(m)) {
+                cur.addi(g);
+            } else {
+                waiting.put(m, cur.add(g));
+                owned.put(m, Boolean.TRUE);
+            }
+        }
+
+        /** Adds {@code g} into {@code region} of m's gradient, of shape {@code shape}, made here if need be. */
+        void addInto(Node m, Node.Region region, Tensor g, int[] shape) {
+            Tensor cur = waiting.get(m);
+            if (cur == null) {
+                cur = Tensor.zeros(g.dtype(), shape);
+            } else if (!owned.containsKey(m)) {
+                cur = cur.clone();
+            }
+            waiting.put(m, cur);
+            owned.put(m, Boolean.TRUE);
+            region.of(cur).addi(g);
+        }
+
+        Tensor remove(Node m) {
+            owned.remove(m);
+            return waiting.remove(m);
+        }
+    }
+
+    /** A view's gradient added into its region of a leaf's grad (made, zero, where there is none). */
+    static void accumulateInto(Variable leaf, Node.Region region, Tensor g) {
+        if (leaf.grad == null) {
+            leaf.grad = Tensor.zeros(g.dtype(), leaf.data.shape());
+        }
+        region.of(leaf.grad).addi(g);
     }
 
     /** Leaves add into their grad, in place where one exists (so buffers are reused across steps). */

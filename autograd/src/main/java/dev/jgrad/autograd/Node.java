@@ -26,6 +26,18 @@ public final class Node {
     final String site;
     /** A non-leaf variable that asked to keep its gradient. */
     Variable retainer;
+    /**
+     * For ops whose output is a region of their one input (slice, select, diagonal): that region of an
+     * input-shaped tensor. The engine adds the output's gradient into it, in a gradient buffer of its
+     * own, instead of each op making a zero gradient of the input's whole shape.
+     */
+    Region region;
+
+    /** The part of an input-shaped tensor that a view op's output covers. */
+    @FunctionalInterface
+    interface Region {
+        Tensor of(Tensor input);
+    }
 
     Node(String name, Variable[] inputs) {
         this.name = name;
@@ -50,8 +62,10 @@ public final class Node {
         return edges[i] != null;
     }
 
-    /** Saves a tensor for backward; {@link #saved(int)} returns it in the order saved. */
-    /** Saves a tensor for backward (null keeps the slot empty, for a tensor only some inputs need). */
+    /**
+     * Saves a tensor for backward; {@link #saved(int)} returns it in the order saved (null keeps the
+     * slot empty, for a tensor only some inputs need).
+     */
     void save(Tensor t, boolean isOutput) {
         if (saved == null) {
             saved = new ArrayList<>(2);

@@ -77,6 +77,18 @@ final class Op {
     }
 
     /**
+     * Ends the recording of a view op whose output is {@code region} of its input: backward passes
+     * the output's gradient on unchanged and the engine adds it into that region (see {@link Node#region}).
+     */
+    Variable backwardInto(Node.Region region) {
+        Variable v = backward((g, n) -> new Tensor[] {g});
+        if (node != null) {
+            node.region = region;
+        }
+        return v;
+    }
+
+    /**
      * Ends the recording of an in-place op on {@code self}: its history now ends in this op (whose inputs
      * are self as it was and the other operands). Returns self.
      */

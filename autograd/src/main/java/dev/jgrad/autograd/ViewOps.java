@@ -58,32 +58,17 @@ final class ViewOps {
 
     static Variable slice(Variable x, int dim, int start, int end, int step) {
         Tensor y = x.data.slice(dim, start, end, step);
-        int[] shape = x.data.shape();
-        return viewOf(Op.of("slice", y, x).backward((g, n) -> {
-            Tensor z = Tensor.zeros(g.dtype(), shape);
-            z.slice(dim, start, end, step).copyFrom(g);
-            return new Tensor[] {z};
-        }), x);
+        return viewOf(Op.of("slice", y, x).backwardInto(z -> z.slice(dim, start, end, step)), x);
     }
 
     static Variable select(Variable x, int dim, int index) {
         Tensor y = x.data.select(dim, index);
-        int[] shape = x.data.shape();
-        return viewOf(Op.of("select", y, x).backward((g, n) -> {
-            Tensor z = Tensor.zeros(g.dtype(), shape);
-            z.select(dim, index).copyFrom(g);
-            return new Tensor[] {z};
-        }), x);
+        return viewOf(Op.of("select", y, x).backwardInto(z -> z.select(dim, index)), x);
     }
 
     static Variable diagonal(Variable x, int offset, int dim1, int dim2) {
         Tensor y = x.data.diagonal(offset, dim1, dim2);
-        int[] shape = x.data.shape();
-        return viewOf(Op.of("diagonal", y, x).backward((g, n) -> {
-            Tensor z = Tensor.zeros(g.dtype(), shape);
-            z.diagonal(offset, dim1, dim2).copyFrom(g);
-            return new Tensor[] {z};
-        }), x);
+        return viewOf(Op.of("diagonal", y, x).backwardInto(z -> z.diagonal(offset, dim1, dim2)), x);
     }
 
     /** split, chunk, tensor_split: each piece is a differentiable slice of x. */
