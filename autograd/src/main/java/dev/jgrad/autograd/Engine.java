@@ -5,9 +5,11 @@ import dev.jgrad.tensor.Tensor;
 
 import java.util.ArrayDeque;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.Deque;
 import java.util.IdentityHashMap;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Backward: walks the recorded graph from the root in reverse topological order, runs each node's rule,
@@ -137,17 +139,17 @@ final class Engine {
      */
     private static final class Buffers {
         private final Map<Node, Tensor> waiting = new IdentityHashMap<>();
-        private final Map<Node, Boolean> owned = new IdentityHashMap<>();
+        private final Set<Node> owned = Collections.newSetFromMap(new IdentityHashMap<>());
 
         void add(Node m, Tensor g) {
             Tensor cur = waiting.get(m);
             if (cur == null) {
                 waiting.put(m, g);
-            } else if (owned.containsKey(m)) {
+            } else if (owned.contains(m)) {
                 cur.addi(g);
             } else {
                 waiting.put(m, cur.add(g));
-                owned.put(m, Boolean.TRUE);
+                owned.add(m);
             }
         }
 
@@ -156,11 +158,11 @@ final class Engine {
             Tensor cur = waiting.get(m);
             if (cur == null) {
                 cur = Tensor.zeros(g.dtype(), shape);
-            } else if (!owned.containsKey(m)) {
+            } else if (!owned.contains(m)) {
                 cur = cur.clone();
             }
             waiting.put(m, cur);
-            owned.put(m, Boolean.TRUE);
+            owned.add(m);
             region.of(cur).addi(g);
         }
 
