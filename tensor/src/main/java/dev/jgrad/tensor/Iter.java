@@ -161,15 +161,7 @@ final class Iter {
             return;
         }
         int[] idx = new int[nd - 1];
-        int[] off = base.clone();
-        int rem = from;
-        for (int d = nd - 2; d >= 0; d--) {
-            idx[d] = rem % shape[d];
-            rem /= shape[d];
-            for (int o = 0; o < k; o++) {
-                off[o] += idx[d] * strides[o][d];
-            }
-        }
+        int[] off = seek(base, from, idx);
         int r = from;
         while (r < to) {
             int run = Math.min(to - r, shape[nd - 2] - idx[nd - 2]);
@@ -190,21 +182,30 @@ final class Iter {
         }
     }
 
+    /**
+     * The operands' offsets of row {@code row} (rows counted over every dim but the innermost), with its
+     * index along those dims written into {@code idx}.
+     */
+    private int[] seek(int[] base, int row, int[] idx) {
+        int[] off = base.clone();
+        int rem = row;
+        for (int d = shape.length - 2; d >= 0; d--) {
+            idx[d] = rem % shape[d];
+            rem /= shape[d];
+            for (int o = 0; o < base.length; o++) {
+                off[o] += idx[d] * strides[o][d];
+            }
+        }
+        return off;
+    }
+
     /** Runs {@code row} over rows [from, to) only. */
     void forEachRow(int[] base, Row row, int from, int to) {
         int nd = shape.length;
         int k = base.length;
         int inner = shape[nd - 1];
         int[] idx = new int[Math.max(nd - 1, 0)];
-        int[] off = base.clone();
-        int rem = from;
-        for (int d = nd - 2; d >= 0; d--) {
-            idx[d] = rem % shape[d];
-            rem /= shape[d];
-            for (int o = 0; o < k; o++) {
-                off[o] += idx[d] * strides[o][d];
-            }
-        }
+        int[] off = seek(base, from, idx);
         for (int r = from; r < to; r++) {
             row.run(off, inner);
             for (int d = nd - 2; d >= 0; d--) {
