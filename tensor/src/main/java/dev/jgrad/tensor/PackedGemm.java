@@ -16,8 +16,12 @@ final class PackedGemm {
     /** The most elements of B read in place, unpacked (it then sits in L2 while A streams past). */
     static final long DIRECT_MAX_B = 1L << 15;
     /** Each thread's packing buffers, grown as needed and kept: a training step multiplies the same shapes again. */
-    private static final ThreadLocal<float[]> A_BUFFER = ThreadLocal.withInitial(() -> new float[0]);
-    private static final ThreadLocal<float[]> B_BUFFER = ThreadLocal.withInitial(() -> new float[0]);
+    /**
+     * Packed B lives in the calling thread's buffer and workers only read it while the call lasts; each
+     * worker packs A into its own.
+     */
+    private static final ThreadBuffer A_BUFFER = new ThreadBuffer();
+    private static final ThreadBuffer B_BUFFER = new ThreadBuffer();
 
     private PackedGemm() {
     }
@@ -42,7 +46,7 @@ final class PackedGemm {
         int colChunks = Math.max(1, Math.min(slivers, (2 * threads + rowBlocks - 1) / rowBlocks));
         int tasks = rowBlocks * colChunks;
         int blocks = rowBlocks;
-        float[] bp = threadBuffer(B_BUFFER, slivers * nr * Math.min(k, KC));
+        float[] bp = B_BUFFER.get(slivers * nr * Math.min(k, KC));
         for (int pc = 0; pc < k; pc += KC) {
             int kc = Math.min(KC, k - pc);
             int kOff = bo + pc * brs;
@@ -62,7 +66,7 @@ final class PackedGemm {
                     int rows = Math.min((int) ((long) rowSlivers * (rb + 1) / blocks) * mr, n) - ic;
                     int sFrom = (int) ((long) slivers * cc / colChunks);
                     int sTo = (int) ((long) slivers * (cc + 1) / colChunks);
-                    float[] ap = threadBuffer(A_BUFFER, ((rows + mr - 1) / mr) * mr * kc);
+                    float[] ap = A_BUFFER.get(((rows + mr - 1) / mr) * mr * kc);
                     packA(a, ao + ic * ars + kFrom * acs, ars, acs, rows, kc, mr, ap);
                     for (int s = sFrom; s < sTo; s++) {
                         int jc = s * nr;
@@ -102,7 +106,7 @@ final class PackedGemm {
         }
         float[] be = bEdge;
         Parallel.RangeBody body = (lo, hi) -> {
-            float[] ap = threadBuffer(A_BUFFER, mr * k);
+            float[] ap = A_BUFFER.get(mr * k);
             for (int i = lo; i < hi; i++) {
                 int ir = i * mr;
                 int rows = Math.min(mr, n - ir);
@@ -120,19 +124,6 @@ final class PackedGemm {
         } else {
             Parallel.forEachTask(rowSlivers, body);
         }
-    }
-
-    /**
-     * The calling thread's buffer from {@code buffers}, at least {@code size} long. Packed B lives in the
-     * caller's buffer and workers only read it while the call lasts; each worker packs A into its own.
-     */
-    private static float[] threadBuffer(ThreadLocal<float[]> buffers, int size) {
-        float[] buf = buffers.get();
-        if (buf.length < size) {
-            buf = new float[size];
-            buffers.set(buf);
-        }
-        return buf;
     }
 
     /** Rows [0, mc) and columns [0, kc) of A into slivers of mr rows: ap[sliver][k][r], zero-padded. */

@@ -504,7 +504,7 @@ final class Reduce {
     private static final ThreadLocal<RowStats> ROW_STATS = ThreadLocal.withInitial(RowStats::new);
 
     /** Each thread's row of exponentials for {@link #softmaxRowsOverlapped}, which only needs their sum. */
-    private static final ThreadLocal<float[]> EXP_ROW = ThreadLocal.withInitial(() -> new float[0]);
+    private static final ThreadBuffer EXP_ROW = new ThreadBuffer();
 
     /**
      * Softmax over the rows of a contiguous float32 tensor, on several threads, with the result's
@@ -531,7 +531,7 @@ final class Reduce {
             if (lo == 0) {
                 result[0] = Tensor.zeros(DType.FLOAT32, x.shape);
             }
-            float[] exps = expRow(len);
+            float[] exps = EXP_ROW.get(len);
             for (int c = next.getAndIncrement(); c < chunks; c = next.getAndIncrement()) {
                 for (int i = c * chunk, end = Math.min(rows, i + chunk); i < end; i++) {
                     float m = VectorElementwise.max(a, base + i * len, len);
@@ -551,16 +551,6 @@ final class Reduce {
             }
         });
         return result[0];
-    }
-
-    /** The calling thread's buffer of at least len floats, for exponentials only summed. */
-    private static float[] expRow(int len) {
-        float[] exps = EXP_ROW.get();
-        if (exps.length < len) {
-            exps = new float[len];
-            EXP_ROW.set(exps);
-        }
-        return exps;
     }
 
     static void softmaxRowF(float[] a, int ao, int as, float[] o, int oo, int os, int n, boolean log) {
