@@ -79,9 +79,9 @@ public final class BenchRunner {
         return chosen;
     }
 
-    /** Runs the benchmarks {@link #select} chooses for {@code include} and reports them under DESIGN.md's keys. */
-    public static Map<String, Object> run(Length length, int threads, String include, boolean verbose) throws RunnerException {
-        String methods = String.join("|", select(include));
+    /** Runs the benchmark methods {@link #select} chose and reports them under DESIGN.md's keys. */
+    public static Map<String, Object> run(Length length, int threads, List<String> chosen, boolean verbose) throws RunnerException {
+        String methods = String.join("|", chosen);
         ChainedOptionsBuilder b = new OptionsBuilder()
                 .include(Pattern.quote(Benchmarks.class.getName() + ".") + "(" + methods + ")$")
                 .jvmArgsPrepend(jvmArgs(threads))

@@ -11,6 +11,7 @@ import picocli.CommandLine.Spec;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -45,13 +46,14 @@ public final class BenchCommand implements Callable<Integer> {
         if (t < 1) {
             throw new ParameterException(spec.commandLine(), "--threads must be at least 1, got " + t);
         }
+        List<String> chosen;
         try {
-            BenchRunner.select(only);
+            chosen = BenchRunner.select(only);
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }
         System.err.println("jgrad bench: running " + (quick ? "quick" : "full") + " JMH benchmarks with " + t + " thread(s)...");
-        Map<String, Object> results = BenchRunner.run(quick ? BenchRunner.Length.QUICK : BenchRunner.Length.FULL, t, only, verbose);
+        Map<String, Object> results = BenchRunner.run(quick ? BenchRunner.Length.QUICK : BenchRunner.Length.FULL, t, chosen, verbose);
         for (Map.Entry<String, Object> e : results.entrySet()) {
             if (e.getValue() instanceof Double) {
                 System.out.printf(Locale.ROOT, "%-40s %12.4f%n", e.getKey(), (Double) e.getValue());
