@@ -101,11 +101,23 @@ final class Engine {
         }
     }
 
-    /** A gradient in the output's shape, summed down to input i's shape and type. */
+    /**
+     * A gradient in the output's shape, summed down to input i's shape and type: the one place where the
+     * dims an input was broadcast along are reduced. A rule whose gradient is no broadcast of its input's
+     * shape is a bug in that rule, and the error names it.
+     */
     private static Tensor toInput(Tensor g, Node n, int i) {
         int[] shape = n.inputShapes[i];
-        Tensor r = Arrays.equals(g.shape(), shape) ? g : g.sumTo(shape);
-        return r.to(n.inputTypes[i]);
+        int[] have = g.shape();
+        if (Arrays.equals(have, shape)) {
+            return g.to(n.inputTypes[i]);
+        }
+        if (!Shape.broadcastsTo(shape, have)) {
+            throw new AutogradException("the backward of '" + n.name() + "' returned a gradient of shape " + Shape.str(have)
+                    + " for its input " + i + " of shape " + Shape.str(shape) + ", which it cannot be summed down to\n"
+                    + Shape.aligned(new String[] {"gradient", "input"}, new int[][] {have, shape}, -1));
+        }
+        return g.sumTo(shape).to(n.inputTypes[i]);
     }
 
     /** How many edges from nodes of this graph point at each node. */

@@ -1,5 +1,6 @@
 package dev.jgrad.autograd;
 
+import dev.jgrad.tensor.BinaryOp;
 import dev.jgrad.tensor.Tensor;
 
 /**
@@ -31,53 +32,27 @@ final class InplaceOps {
         }
     }
 
-    static Variable add(Variable self, Variable other, double alpha) {
-        String name = alpha == 1.0 ? "add_" : "sub_";
+    /**
+     * {@code self = fn(self, other)} in place, recorded with fn's declared derivatives: a derivative that
+     * reads self reads its value from before the write (a copy is saved), one that reads the output reads
+     * self after it.
+     */
+    static Variable binary(BinaryOp fn, Variable self, Variable other) {
+        String name = fn.pyName() + "_";
         check(self, name);
         Op op = Op.of(name, self.data, self, other);
-        if (alpha == 1.0) {
-            self.data.addi(other.data);
-        } else {
-            self.data.subi(other.data);
+        if (!fn.differentiable() && op.recording()) {
+            throw new AutogradException(name + " has a bool result and cannot be recorded in place on a value that requires grad;"
+                    + " use the out-of-place op");
         }
-        return op.rebase(self, (g, n) -> new Tensor[] {g, n.needs(1) ? (alpha == 1.0 ? g : g.neg()) : null});
-    }
-
-    static Variable addScalar(Variable self, double s) {
-        check(self, "add_");
-        Op op = Op.of("add_", self.data, self);
-        self.data.addi(s);
-        return op.rebase(self, (g, n) -> new Tensor[] {g});
-    }
-
-    static Variable mul(Variable self, Variable other) {
-        check(self, "mul_");
-        Op op = Op.of("mul_", self.data, self, other);
-        op.save(op.needs(1) ? self.data.clone() : null).save(op.needs(0) ? other.data : null);
-        self.data.muli(other.data);
-        return op.rebase(self, (g, n) -> new Tensor[] {
-            n.needs(0) ? g.mul(n.saved(1)) : null,
-            n.needs(1) ? g.mul(n.saved(0)) : null});
-    }
-
-    static Variable mulScalar(Variable self, double s) {
-        check(self, "mul_");
-        Op op = Op.of("mul_", self.data, self);
-        self.data.muli(s);
-        return op.rebase(self, (g, n) -> new Tensor[] {g.mul(s)});
-    }
-
-    static Variable div(Variable self, Variable other) {
-        check(self, "div_");
-        Op op = Op.of("div_", self.data, self, other);
-        op.save(op.needs(1) ? self.data.clone() : null).save(other.data);
-        self.data.divi(other.data);
-        return op.rebase(self, (g, n) -> {
-            Tensor b = n.saved(1);
-            return new Tensor[] {
-                n.needs(0) ? g.div(b) : null,
-                n.needs(1) ? g.neg().mul(n.saved(0)).div(b.square()) : null};
-        });
+        int reads = fn.differentiable() ? PointwiseOps.reads(fn, op) : 0;
+        op.save(PointwiseOps.has(reads, BinaryOp.Grad.A) ? self.data.clone() : null)
+                .save(PointwiseOps.has(reads, BinaryOp.Grad.B) ? other.data : null);
+        self.data.inplace(fn, other.data);
+        if (PointwiseOps.has(reads, BinaryOp.Grad.Y)) {
+            op.saveOutput();
+        }
+        return op.rebase(self, fn.differentiable() ? PointwiseOps.binaryRule(fn, reads) : null);
     }
 
     static Variable maskedFill(Variable self, Tensor mask, double value) {

@@ -8,31 +8,16 @@ package dev.jgrad.autograd;
  * }
  * }</pre>
  * Results of operations in the scope do not require grad, and in-place updates of leaves (an
- * optimizer step) are allowed. Scopes nest and are per thread.
+ * optimizer step) are allowed. Scopes nest and are per thread; {@link EnableGrad} turns recording
+ * back on inside one.
  */
-public final class NoGrad implements AutoCloseable {
-    private final boolean previous;
-    private boolean closed;
-
-    private NoGrad(boolean enabled) {
-        this.previous = GradMode.set(enabled);
+public final class NoGrad extends GradModeScope {
+    private NoGrad() {
+        super(false);
     }
 
     /** Turns recording off until {@link #close()}. */
     public static NoGrad enter() {
-        return new NoGrad(false);
-    }
-
-    /** Turns recording back on inside a no-grad scope, as {@code torch.enable_grad()}. */
-    public static NoGrad enableGrad() {
-        return new NoGrad(true);
-    }
-
-    @Override
-    public void close() {
-        if (!closed) {
-            GradMode.set(previous);
-            closed = true;
-        }
+        return new NoGrad();
     }
 }

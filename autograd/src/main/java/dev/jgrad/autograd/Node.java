@@ -88,10 +88,6 @@ public final class Node {
         return s == null ? null : s.get();
     }
 
-    boolean isReleased() {
-        return released;
-    }
-
     /** Frees the saved tensors: after this, backward through this node fails with a message that says why. */
     void release() {
         released = true;

@@ -147,12 +147,12 @@ final class ReduceOps {
         });
     }
 
-    static MaxResult maxMin(Variable x, int dim, boolean keepdim, boolean isMax) {
-        ValuesIndices vi = isMax ? x.data.max(dim, keepdim) : x.data.min(dim, keepdim);
+    static ValuesIndices<Variable> maxMin(Variable x, int dim, boolean keepdim, boolean isMax) {
+        ValuesIndices<Tensor> vi = isMax ? x.data.max(dim, keepdim) : x.data.min(dim, keepdim);
         int[] shape = x.data.shape();
         if (shape.length == 0) {
             Variable values = Op.of(isMax ? "max" : "min", vi.values(), x).backward((g, n) -> new Tensor[] {g});
-            return new MaxResult(values, vi.indices());
+            return new ValuesIndices<>(values, vi.indices());
         }
         int d = Shape.wrapDim(dim, shape.length);
         Tensor idx = vi.indices();
@@ -162,7 +162,7 @@ final class ReduceOps {
             Tensor ik = keepdim ? ix : ix.unsqueeze(d);
             return new Tensor[] {Tensor.zeros(g.dtype(), shape).scatter(d, ik, gk)};
         });
-        return new MaxResult(values, idx);
+        return new ValuesIndices<>(values, idx);
     }
 
     static Variable softmax(Variable x, int dim, boolean log) {

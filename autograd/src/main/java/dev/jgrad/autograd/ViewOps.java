@@ -3,9 +3,6 @@ package dev.jgrad.autograd;
 import dev.jgrad.tensor.Shape;
 import dev.jgrad.tensor.Tensor;
 
-import java.util.ArrayList;
-import java.util.List;
-
 /**
  * Differentiable views and copies. A view's backward puts the gradient back where the view came from:
  * reshape it, transpose it back, or write it into zeros through the same view (slice, select, diagonal).
@@ -49,13 +46,6 @@ final class ViewOps {
         return viewOf(Op.of("expand", y, x).backward((g, n) -> new Tensor[] {g}), x);
     }
 
-    static Variable movedim(Variable x, int source, int destination) {
-        Tensor y = x.data.movedim(source, destination);
-        int s = Shape.wrapDim(source, x.dim());
-        int d = Shape.wrapDim(destination, x.dim());
-        return viewOf(Op.of("movedim", y, x).backward((g, n) -> new Tensor[] {g.movedim(d, s)}), x);
-    }
-
     static Variable slice(Variable x, int dim, int start, int end, int step) {
         Tensor y = x.data.slice(dim, start, end, step);
         return viewOf(Op.of("slice", y, x).backwardInto(z -> z.slice(dim, start, end, step)), x);
@@ -71,26 +61,40 @@ final class ViewOps {
         return viewOf(Op.of("diagonal", y, x).backwardInto(z -> z.diagonal(offset, dim1, dim2)), x);
     }
 
-    /** split, chunk, tensor_split: each piece is a differentiable slice of x. */
-    static List<Variable> pieces(Variable x, List<Tensor> parts, int dim) {
-        int d = Shape.wrapDim(dim, x.dim());
-        List<Variable> out = new ArrayList<>(parts.size());
-        int start = 0;
-        for (Tensor p : parts) {
-            int len = p.size(d);
-            out.add(slice(x, d, start, start + len, 1));
-            start += len;
-        }
-        return out;
+    /** unfold: the gradient of every window is added back where the window was read. */
+    static Variable unfold(Variable x, int dim, int size, int step) {
+        Tensor y = x.data.unfold(dim, size, step);
+        int[] shape = x.data.shape();
+        int d = Shape.wrapDim(dim, shape.length);
+        return viewOf(Op.of("unfold", y, x).backward((g, n) -> new Tensor[] {unfoldBackward(g, shape, d, size, step)}), x);
     }
 
-    static List<Variable> unbind(Variable x, int dim) {
-        int d = Shape.wrapDim(dim, x.dim());
-        List<Variable> out = new ArrayList<>();
-        for (int i = 0; i < x.data.size(d); i++) {
-            out.add(select(x, d, i));
+    /**
+     * The sum, into zeros of the input's shape, of each window's gradient at the window's place. Windows may
+     * overlap, so no single view of the result can take the gradient; instead it is added in a few strided
+     * pieces that do not overlap: per element position k of the windows (every k-th element of all windows
+     * at once) where windows outnumber their size, as in a convolution, else per window.
+     */
+    static Tensor unfoldBackward(Tensor g, int[] inShape, int d, int size, int step) {
+        Tensor z = Tensor.zeros(g.dtype(), inShape);
+        if (inShape.length == 0) {
+            return size == 0 ? z : g.reshape();
         }
-        return out;
+        int windows = g.size(d);
+        if (windows == 0 || size == 0) {
+            return z;
+        }
+        if (windows > size) {
+            int span = (windows - 1) * step + 1;
+            for (int k = 0; k < size; k++) {
+                z.slice(d, k, k + span, step).addi(g.select(-1, k));
+            }
+        } else {
+            for (int w = 0; w < windows; w++) {
+                z.narrow(d, w * step, size).addi(g.select(d, w).movedim(-1, d));
+            }
+        }
+        return z;
     }
 
     /** contiguous and clone: a copy whose gradient passes through. */

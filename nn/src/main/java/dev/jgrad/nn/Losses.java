@@ -1,6 +1,6 @@
 package dev.jgrad.nn;
 
-import dev.jgrad.autograd.Function;
+import dev.jgrad.autograd.CustomFunction;
 import dev.jgrad.autograd.Variable;
 import dev.jgrad.tensor.DType;
 import dev.jgrad.tensor.Shape;
@@ -179,7 +179,7 @@ public final class Losses {
         Tensor x = logits.data();
         Tensor y = target.data().to(x.dtype());
         Tensor loss = x.relu().sub(x.mul(y)).add(x.abs().neg().exp().log1p());
-        Variable per = Function.apply("bce_with_logits", loss, new Variable[] {logits, target}, new Tensor[] {x, y},
+        Variable per = CustomFunction.apply("bce_with_logits", loss, new Variable[] {logits, target}, new Tensor[] {x, y},
                 (g, saved, needs) -> new Tensor[] {
                     needs[0] ? g.mul(saved[0].sigmoid().sub(saved[1])) : null,
                     needs[1] ? g.mul(saved[0].neg()) : null});

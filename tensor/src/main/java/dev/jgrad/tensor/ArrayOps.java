@@ -1,58 +1,21 @@
 package dev.jgrad.tensor;
 
 /**
- * The operations shared by {@link Tensor} and autograd's differentiable values, so that an operation
- * composed of them (einsum, for instance) is written once and is differentiable for free when it runs
- * on differentiable values.
+ * The one op surface of {@link Tensor} and of autograd's differentiable values (the model is tinygrad's
+ * {@code OpMixin}, which both its {@code Tensor} and {@code UOp} inherit). Implementations provide the
+ * primitives; every overload and composite ({@code sum(int)}, {@code mean()}, {@code flatten},
+ * {@code clampMin}, {@code rsub}, {@code split}, {@code chunk}, the scalar forms of the binary ops, ...)
+ * is a default method written once in one of the family interfaces, so the two types cannot drift apart
+ * and a composite is differentiable for free.
+ *
+ * <p>The families, one file each: {@link PointwiseMethods}, {@link ReductionMethods}, {@link ViewMethods},
+ * {@link IndexingMethods}, {@link InplaceMethods}; this interface adds the matrix product.
  *
  * @param <T> the implementing type itself
  */
-public interface ArrayOps<T extends ArrayOps<T>> {
-    int[] shape();
+public interface ArrayOps<T extends ArrayOps<T>>
+        extends PointwiseMethods<T>, ReductionMethods<T>, ViewMethods<T>, IndexingMethods<T>, InplaceMethods<T> {
 
-    int dim();
-
-    T add(T other);
-
-    T sub(T other);
-
-    T mul(T other);
-
-    T div(T other);
-
-    T neg();
-
-    T exp();
-
-    T log();
-
-    T square();
-
-    T sum();
-
-    T sum(int[] dims, boolean keepdim);
-
-    T sumTo(int... shape);
-
-    T view(int... shape);
-
-    T reshape(int... shape);
-
-    T transpose(int dim0, int dim1);
-
-    T permute(int... dims);
-
-    T expand(int... sizes);
-
-    T unsqueeze(int dim);
-
-    T squeeze(int dim);
-
-    T select(int dim, int index);
-
-    T diagonal(int offset, int dim1, int dim2);
-
-    T contiguous();
-
+    /** {@code torch.matmul}: dot, matrix-vector, matrix-matrix and batched products with broadcast batch dims. */
     T matmul(T other);
 }

@@ -113,8 +113,8 @@ final class Elementwise {
 
     static Tensor unary(UnaryOp op, Tensor x) {
         DType in = x.dtype();
-        DType ct = op.floatOnly && !in.isFloating() ? DType.FLOAT32 : in;
-        if (op.boolResult) {
+        DType ct = op.domain == UnaryOp.Domain.FLOAT && !in.isFloating() ? DType.FLOAT32 : in;
+        if (op.domain == UnaryOp.Domain.PREDICATE) {
             Tensor r = Tensor.zeros(DType.BOOL, x.shape);
             Tensor xc = x;
             int[] base = {r.offset, xc.offset};

@@ -2,11 +2,13 @@ package dev.jgrad.tensor;
 
 /** Scalar functions the JDK lacks, accurate to double precision so float64 gradchecks can trust them. */
 public final class MathFns {
-    private static final double TWO_OVER_SQRT_PI = 2.0 / Math.sqrt(Math.PI);
+    static final double TWO_OVER_SQRT_PI = 2.0 / Math.sqrt(Math.PI);
     private static final double INV_SQRT_PI = 1.0 / Math.sqrt(Math.PI);
     static final double SQRT_2_OVER_PI = Math.sqrt(2.0 / Math.PI);
     static final double INV_SQRT_2 = 1.0 / Math.sqrt(2.0);
     static final double INV_SQRT_2PI = 1.0 / Math.sqrt(2.0 * Math.PI);
+    /** The cubic coefficient of GELU's tanh approximation. */
+    static final double GELU_KAPPA = 0.044715;
 
     /** 2 / (2n + 1) for the series of {@link #erf}: multiplications instead of divisions in the loop. */
     private static final double[] SERIES = new double[120];
@@ -93,11 +95,6 @@ public final class MathFns {
         return Math.exp(-x * x) * INV_SQRT_PI / f;
     }
 
-    /** The standard normal density. */
-    static double normalPdf(double x) {
-        return INV_SQRT_2PI * Math.exp(-0.5 * x * x);
-    }
-
     static double sigmoid(double x) {
         return 1.0 / (1.0 + Math.exp(-x));
     }
@@ -107,6 +104,6 @@ public final class MathFns {
     }
 
     static double geluTanh(double x) {
-        return 0.5 * x * (1.0 + Math.tanh(SQRT_2_OVER_PI * (x + 0.044715 * x * x * x)));
+        return 0.5 * x * (1.0 + Math.tanh(SQRT_2_OVER_PI * (x + GELU_KAPPA * x * x * x)));
     }
 }

@@ -400,12 +400,12 @@ final class Reduce {
         return keepdim ? r.view(reducedShape(x.shape, red, true)) : r;
     }
 
-    static ValuesIndices maxMin(Tensor x, int dim, boolean keepdim, boolean isMax) {
+    static ValuesIndices<Tensor> maxMin(Tensor x, int dim, boolean keepdim, boolean isMax) {
         String name = isMax ? "max" : "min";
         int n = x.shape.length;
         int d = Shape.wrapDim(dim, n);
         if (n == 0) {
-            return new ValuesIndices(x.clone(), Tensor.zeros(DType.INT64));
+            return new ValuesIndices<>(x.clone(), Tensor.zeros(DType.INT64));
         }
         if (x.shape[d] == 0) {
             throw new ShapeException(name + "(): Expected reduction dim " + d + " to have non-zero size.");
@@ -439,9 +439,9 @@ final class Reduce {
         });
         if (keepdim) {
             int[] ks = reducedShape(x.shape, red, true);
-            return new ValuesIndices(values.view(ks), indices.view(ks));
+            return new ValuesIndices<>(values.view(ks), indices.view(ks));
         }
-        return new ValuesIndices(values, indices);
+        return new ValuesIndices<>(values, indices);
     }
 
     static Tensor softmax(Tensor x, int dim, boolean log) {

@@ -12,10 +12,11 @@ import java.util.List;
  * result is allocated. In-place ops end in {@code i} ({@code addi}, {@code muli}) and write through
  * views into the base; their destination never grows.
  *
- * <p>This class holds the data and a fluent surface with PyTorch's names; the work is done by one
- * class per family of operations ({@link Elementwise}, {@link Reduce}, {@link Views}, {@link Indexing},
- * {@link Scatter}, {@link Join}, {@link Linalg}, {@link Inplace}). Tensors know nothing of gradients:
- * see the autograd module for that.
+ * <p>This class holds the data and implements the primitives of {@link ArrayOps}, whose family
+ * interfaces give every overload and composite with PyTorch's names (the same surface autograd's
+ * values have). The work is done by one class per family of operations ({@link Elementwise},
+ * {@link Reduce}, {@link Views}, {@link Indexing}, {@link Scatter}, {@link Join}, {@link Linalg},
+ * {@link Inplace}). Tensors know nothing of gradients: see the autograd module for that.
  */
 public final class Tensor implements ArrayOps<Tensor> {
     final Storage storage;
@@ -220,6 +221,7 @@ public final class Tensor implements ArrayOps<Tensor> {
 
     // ---------------------------------------------------------------- metadata
 
+    @Override
     public DType dtype() {
         return storage.dtype;
     }
@@ -229,7 +231,8 @@ public final class Tensor implements ArrayOps<Tensor> {
         return shape.clone();
     }
 
-    /** The size of one dim; negative dims count from the end. */
+    /** Reads the field rather than copying the shape, as the default would. */
+    @Override
     public int size(int dim) {
         return shape[Shape.wrapDim(dim, shape.length)];
     }
@@ -239,8 +242,21 @@ public final class Tensor implements ArrayOps<Tensor> {
         return shape.length;
     }
 
+    @Override
     public int numel() {
         return Shape.numel(shape);
+    }
+
+    /** A tensor is its own data. */
+    @Override
+    public Tensor data() {
+        return this;
+    }
+
+    /** A tensor carries no gradient: its constants are the values themselves. */
+    @Override
+    public Tensor constant(Tensor values) {
+        return values;
     }
 
     public int[] strides() {
@@ -282,13 +298,10 @@ public final class Tensor implements ArrayOps<Tensor> {
         return true;
     }
 
-    public boolean isFloatingPoint() {
-        return dtype().isFloating();
-    }
-
     // ---------------------------------------------------------------- element access
 
     /** The value of a one-element tensor. */
+    @Override
     public double item() {
         if (numel() != 1) {
             throw new ShapeException("a Tensor with " + numel() + " elements cannot be converted to Scalar (shape " + Shape.str(shape) + ")");
@@ -352,7 +365,7 @@ public final class Tensor implements ArrayOps<Tensor> {
         return Arrays.copyOfRange(c.storage.b, c.offset, c.offset + c.numel());
     }
 
-    /** This tensor in another element type; itself where the type already matches. */
+    @Override
     public Tensor to(DType dtype) {
         if (dtype == dtype()) {
             return this;
@@ -362,142 +375,48 @@ public final class Tensor implements ArrayOps<Tensor> {
         return out;
     }
 
-    // ---------------------------------------------------------------- elementwise, binary
+    // ---------------------------------------------------------------- elementwise
 
     @Override
-    public Tensor add(Tensor other) {
-        return Elementwise.binary(BinaryOp.ADD, this, other);
-    }
-
-    /** {@code this + alpha * other}, as {@code torch.add(input, other, alpha=alpha)}. */
-    public Tensor add(Tensor other, double alpha) {
-        return alpha == 1.0 ? add(other) : add(other.mul(alpha));
-    }
-
-    public Tensor add(double s) {
-        return add(scalarLike(s, this));
+    public Tensor unary(UnaryOp op) {
+        return Elementwise.unary(op, this);
     }
 
     @Override
-    public Tensor sub(Tensor other) {
-        return Elementwise.binary(BinaryOp.SUB, this, other);
-    }
-
-    public Tensor sub(double s) {
-        return sub(scalarLike(s, this));
-    }
-
-    /** {@code s - this}. */
-    public Tensor rsub(double s) {
-        return scalarLike(s, this).sub(this);
+    public Tensor binary(BinaryOp op, Tensor other) {
+        return Elementwise.binary(op, this, other);
     }
 
     @Override
-    public Tensor mul(Tensor other) {
-        return Elementwise.binary(BinaryOp.MUL, this, other);
-    }
-
-    public Tensor mul(double s) {
-        return mul(scalarLike(s, this));
+    public Tensor clamp(double min, double max) {
+        return Elementwise.clamp(this, min, max);
     }
 
     @Override
-    public Tensor div(Tensor other) {
-        return Elementwise.binary(BinaryOp.DIV, this, other);
+    public Tensor where(Tensor cond, Tensor other) {
+        return Elementwise.where(cond, this, other);
     }
 
-    public Tensor div(double s) {
-        return div(scalarLike(s, this));
+    /** {@code torch.where(cond, a, b)}: {@code a} where {@code cond} is true, {@code b} elsewhere; all three broadcast. */
+    public static Tensor where(Tensor cond, Tensor a, Tensor b) {
+        return a.where(cond, b);
     }
 
-    /** {@code s / this}. */
-    public Tensor rdiv(double s) {
-        return scalarLike(s, this).div(this);
+    public static Tensor where(Tensor cond, Tensor a, double b) {
+        return a.where(cond, b);
     }
 
-    public Tensor pow(Tensor exponent) {
-        return Elementwise.binary(BinaryOp.POW, this, exponent);
+    public static Tensor where(Tensor cond, double a, Tensor b) {
+        return b.newScalar(a).where(cond, b);
     }
 
-    public Tensor pow(double exponent) {
-        return pow(scalarLike(exponent, this));
+    public static Tensor where(Tensor cond, double a, double b) {
+        return scalar(a).where(cond, scalar(b));
     }
 
-    /** {@code base ** this}. */
-    public Tensor rpow(double base) {
-        return scalarLike(base, this).pow(this);
-    }
-
-    public Tensor maximum(Tensor other) {
-        return Elementwise.binary(BinaryOp.MAXIMUM, this, other);
-    }
-
-    public Tensor minimum(Tensor other) {
-        return Elementwise.binary(BinaryOp.MINIMUM, this, other);
-    }
-
-    public Tensor eq(Tensor other) {
-        return Elementwise.binary(BinaryOp.EQ, this, other);
-    }
-
-    public Tensor eq(double s) {
-        return eq(scalarLike(s, this));
-    }
-
-    public Tensor ne(Tensor other) {
-        return Elementwise.binary(BinaryOp.NE, this, other);
-    }
-
-    public Tensor ne(double s) {
-        return ne(scalarLike(s, this));
-    }
-
-    public Tensor lt(Tensor other) {
-        return Elementwise.binary(BinaryOp.LT, this, other);
-    }
-
-    public Tensor lt(double s) {
-        return lt(scalarLike(s, this));
-    }
-
-    public Tensor le(Tensor other) {
-        return Elementwise.binary(BinaryOp.LE, this, other);
-    }
-
-    public Tensor le(double s) {
-        return le(scalarLike(s, this));
-    }
-
-    public Tensor gt(Tensor other) {
-        return Elementwise.binary(BinaryOp.GT, this, other);
-    }
-
-    public Tensor gt(double s) {
-        return gt(scalarLike(s, this));
-    }
-
-    public Tensor ge(Tensor other) {
-        return Elementwise.binary(BinaryOp.GE, this, other);
-    }
-
-    public Tensor ge(double s) {
-        return ge(scalarLike(s, this));
-    }
-
-    public Tensor logicalAnd(Tensor other) {
-        return Elementwise.binary(BinaryOp.LOGICAL_AND, this, other);
-    }
-
-    public Tensor logicalOr(Tensor other) {
-        return Elementwise.binary(BinaryOp.LOGICAL_OR, this, other);
-    }
-
-    public Tensor logicalXor(Tensor other) {
-        return Elementwise.binary(BinaryOp.LOGICAL_XOR, this, other);
-    }
-
-    public Tensor logicalNot() {
-        return Elementwise.unary(UnaryOp.LOGICAL_NOT, this);
+    @Override
+    public Tensor maskedFill(Tensor mask, double value) {
+        return Elementwise.maskedFill(this, mask, value);
     }
 
     /**
@@ -514,290 +433,63 @@ public final class Tensor implements ArrayOps<Tensor> {
         return scalar(value, t);
     }
 
-    // ---------------------------------------------------------------- elementwise, unary
-
-    @Override
-    public Tensor neg() {
-        return Elementwise.unary(UnaryOp.NEG, this);
-    }
-
-    public Tensor abs() {
-        return Elementwise.unary(UnaryOp.ABS, this);
-    }
-
-    public Tensor sign() {
-        return Elementwise.unary(UnaryOp.SIGN, this);
-    }
-
-    @Override
-    public Tensor exp() {
-        return Elementwise.unary(UnaryOp.EXP, this);
-    }
-
-    @Override
-    public Tensor log() {
-        return Elementwise.unary(UnaryOp.LOG, this);
-    }
-
-    public Tensor sqrt() {
-        return Elementwise.unary(UnaryOp.SQRT, this);
-    }
-
-    public Tensor rsqrt() {
-        return Elementwise.unary(UnaryOp.RSQRT, this);
-    }
-
-    public Tensor sin() {
-        return Elementwise.unary(UnaryOp.SIN, this);
-    }
-
-    public Tensor cos() {
-        return Elementwise.unary(UnaryOp.COS, this);
-    }
-
-    public Tensor tanh() {
-        return Elementwise.unary(UnaryOp.TANH, this);
-    }
-
-    public Tensor sigmoid() {
-        return Elementwise.unary(UnaryOp.SIGMOID, this);
-    }
-
-    public Tensor relu() {
-        return Elementwise.unary(UnaryOp.RELU, this);
-    }
-
-    public Tensor silu() {
-        return Elementwise.unary(UnaryOp.SILU, this);
-    }
-
-    /** The exact GELU, {@code x * Phi(x)}. */
-    public Tensor gelu() {
-        return Elementwise.unary(UnaryOp.GELU, this);
-    }
-
-    /** GELU, exact or with PyTorch's tanh approximation ({@code approximate="tanh"}). */
-    public Tensor gelu(boolean tanhApproximation) {
-        return Elementwise.unary(tanhApproximation ? UnaryOp.GELU_TANH : UnaryOp.GELU, this);
-    }
-
-    @Override
-    public Tensor square() {
-        return Elementwise.unary(UnaryOp.SQUARE, this);
-    }
-
-    public Tensor reciprocal() {
-        return Elementwise.unary(UnaryOp.RECIPROCAL, this);
-    }
-
-    public Tensor erf() {
-        return Elementwise.unary(UnaryOp.ERF, this);
-    }
-
-    public Tensor log1p() {
-        return Elementwise.unary(UnaryOp.LOG1P, this);
-    }
-
-    public Tensor floor() {
-        return Elementwise.unary(UnaryOp.FLOOR, this);
-    }
-
-    public Tensor isnan() {
-        return Elementwise.unary(UnaryOp.ISNAN, this);
-    }
-
-    /** Whether every element is finite (no NaN, no infinity). */
-    public boolean allFinite() {
-        return Elementwise.allFinite(this);
-    }
-
-    /** {@code torch.clamp(x, min, max)}; pass NaN for a bound that is absent. */
-    public Tensor clamp(double min, double max) {
-        return Elementwise.clamp(this, min, max);
-    }
-
-    public Tensor clampMin(double min) {
-        return Elementwise.clamp(this, min, Double.NaN);
-    }
-
-    public Tensor clampMax(double max) {
-        return Elementwise.clamp(this, Double.NaN, max);
-    }
-
-    /** {@code torch.where(cond, a, b)}: {@code a} where {@code cond} is true, {@code b} elsewhere; all three broadcast. */
-    public static Tensor where(Tensor cond, Tensor a, Tensor b) {
-        return Elementwise.where(cond, a, b);
-    }
-
-    public static Tensor where(Tensor cond, Tensor a, double b) {
-        return Elementwise.where(cond, a, scalarLike(b, a));
-    }
-
-    public static Tensor where(Tensor cond, double a, Tensor b) {
-        return Elementwise.where(cond, scalarLike(a, b), b);
-    }
-
-    public static Tensor where(Tensor cond, double a, double b) {
-        return Elementwise.where(cond, scalar(a), scalar(b));
-    }
-
-    /** {@code x.masked_fill(mask, value)}: {@code value} where the bool mask (broadcast to this shape) is true. */
-    public Tensor maskedFill(Tensor mask, double value) {
-        return Elementwise.maskedFill(this, mask, value);
-    }
-
     // ---------------------------------------------------------------- reductions
-
-    /** The sum of all elements, as a 0-d tensor. */
-    @Override
-    public Tensor sum() {
-        return Reduce.reduce(Reduce.Op.SUM, this, null, false);
-    }
-
-    public Tensor sum(int dim) {
-        return sum(dim, false);
-    }
-
-    public Tensor sum(int dim, boolean keepdim) {
-        return Reduce.reduce(Reduce.Op.SUM, this, new int[] {dim}, keepdim);
-    }
 
     @Override
     public Tensor sum(int[] dims, boolean keepdim) {
         return Reduce.reduce(Reduce.Op.SUM, this, dims, keepdim);
     }
 
-    public Tensor mean() {
-        return Reduce.reduce(Reduce.Op.MEAN, this, null, false);
-    }
-
-    public Tensor mean(int dim) {
-        return mean(dim, false);
-    }
-
-    public Tensor mean(int dim, boolean keepdim) {
-        return Reduce.reduce(Reduce.Op.MEAN, this, new int[] {dim}, keepdim);
-    }
-
+    @Override
     public Tensor mean(int[] dims, boolean keepdim) {
         return Reduce.reduce(Reduce.Op.MEAN, this, dims, keepdim);
     }
 
-    public Tensor prod() {
-        return Reduce.reduce(Reduce.Op.PROD, this, null, false);
-    }
-
-    public Tensor prod(int dim, boolean keepdim) {
-        return Reduce.reduce(Reduce.Op.PROD, this, new int[] {dim}, keepdim);
-    }
-
+    @Override
     public Tensor prod(int[] dims, boolean keepdim) {
         return Reduce.reduce(Reduce.Op.PROD, this, dims, keepdim);
     }
 
-    public Tensor amax() {
-        return Reduce.reduce(Reduce.Op.AMAX, this, null, false);
-    }
-
-    public Tensor amax(int dim, boolean keepdim) {
-        return Reduce.reduce(Reduce.Op.AMAX, this, new int[] {dim}, keepdim);
-    }
-
+    @Override
     public Tensor amax(int[] dims, boolean keepdim) {
         return Reduce.reduce(Reduce.Op.AMAX, this, dims, keepdim);
     }
 
-    public Tensor amin() {
-        return Reduce.reduce(Reduce.Op.AMIN, this, null, false);
-    }
-
-    public Tensor amin(int dim, boolean keepdim) {
-        return Reduce.reduce(Reduce.Op.AMIN, this, new int[] {dim}, keepdim);
-    }
-
+    @Override
     public Tensor amin(int[] dims, boolean keepdim) {
         return Reduce.reduce(Reduce.Op.AMIN, this, dims, keepdim);
     }
 
-    public Tensor logsumexp(int dim, boolean keepdim) {
-        return Reduce.reduce(Reduce.Op.LOGSUMEXP, this, new int[] {dim}, keepdim);
-    }
-
-    /** logsumexp over a list of dims, or over all of them where {@code dims} is null. */
+    @Override
     public Tensor logsumexp(int[] dims, boolean keepdim) {
         return Reduce.reduce(Reduce.Op.LOGSUMEXP, this, dims, keepdim);
     }
 
-    /** The sample variance over all elements (correction 1). */
-    public Tensor var() {
-        return Reduce.var(this, null, 1, false);
-    }
-
-    public Tensor var(int dim, boolean keepdim) {
-        return Reduce.var(this, new int[] {dim}, 1, keepdim);
-    }
-
-    /** Variance over {@code dims} (all where null) dividing by {@code N - correction}. */
+    @Override
     public Tensor var(int[] dims, double correction, boolean keepdim) {
         return Reduce.var(this, dims, correction, keepdim);
     }
 
-    /** {@code torch.max(x, dim)}: the largest values along a dim and where they are (first on ties). */
-    public ValuesIndices max(int dim, boolean keepdim) {
+    @Override
+    public ValuesIndices<Tensor> max(int dim, boolean keepdim) {
         return Reduce.maxMin(this, dim, keepdim, true);
     }
 
-    public ValuesIndices min(int dim, boolean keepdim) {
+    @Override
+    public ValuesIndices<Tensor> min(int dim, boolean keepdim) {
         return Reduce.maxMin(this, dim, keepdim, false);
     }
 
-    /** The index of the largest element of the flattened tensor. */
-    public Tensor argmax() {
-        return Reduce.maxMin(reshape(-1), 0, false, true).indices();
-    }
-
-    public Tensor argmax(int dim, boolean keepdim) {
-        return Reduce.maxMin(this, dim, keepdim, true).indices();
-    }
-
-    public Tensor argmin(int dim, boolean keepdim) {
-        return Reduce.maxMin(this, dim, keepdim, false).indices();
-    }
-
-    /** Softmax along {@code dim}; finite for logits of any size, 0 at -inf entries. */
+    @Override
     public Tensor softmax(int dim) {
         return Reduce.softmax(this, dim, false);
     }
 
+    @Override
     public Tensor logSoftmax(int dim) {
         return Reduce.softmax(this, dim, true);
     }
 
-    /** Whether any element is true (nonzero). */
-    public boolean any() {
-        return Reduce.any(this);
-    }
-
-    /** Whether every element is true (nonzero). */
-    public boolean all() {
-        return Reduce.all(this);
-    }
-
-    /** Along {@code dim}: whether any element is true, as a bool tensor. */
-    public Tensor any(int dim, boolean keepdim) {
-        return Reduce.reduce(Reduce.Op.AMAX, to(DType.BOOL), new int[] {dim}, keepdim);
-    }
-
-    /** Along {@code dim}: whether every element is true, as a bool tensor. */
-    public Tensor all(int dim, boolean keepdim) {
-        return Reduce.reduce(Reduce.Op.AMIN, to(DType.BOOL), new int[] {dim}, keepdim);
-    }
-
-    /**
-     * Sums this tensor down to {@code target}, a shape it was broadcast from: leading dims are summed
-     * away and dims where {@code target} has 1 are summed with keepdim. This is how a gradient returns
-     * to the shape of an input that was broadcast.
-     */
     @Override
     public Tensor sumTo(int... target) {
         return Reduce.sumTo(this, target);
@@ -805,13 +497,11 @@ public final class Tensor implements ArrayOps<Tensor> {
 
     // ---------------------------------------------------------------- views
 
-    /** Same data, new shape (one size may be -1); needs a layout the new shape can stride over, else use {@link #reshape}. */
     @Override
     public Tensor view(int... newShape) {
         return Views.view(this, newShape);
     }
 
-    /** A view where the layout allows it, else a contiguous copy. */
     @Override
     public Tensor reshape(int... newShape) {
         return Views.reshape(this, newShape);
@@ -822,33 +512,14 @@ public final class Tensor implements ArrayOps<Tensor> {
         return Views.transpose(this, dim0, dim1);
     }
 
-    /** The transpose of a 2-d tensor (a 0-d or 1-d tensor is returned as it is). */
-    public Tensor t() {
-        return shape.length < 2 ? this : transpose(0, 1);
-    }
-
-    /** {@code x.mT}: the last two dims swapped. */
-    public Tensor mT() {
-        return transpose(-2, -1);
-    }
-
     @Override
     public Tensor permute(int... dims) {
         return Views.permute(this, dims);
     }
 
-    /** A stride-0 view with larger sizes where this has 1 (or new leading dims); -1 keeps a size. */
     @Override
     public Tensor expand(int... sizes) {
         return Views.expand(this, sizes);
-    }
-
-    public Tensor broadcastTo(int... sizes) {
-        return Views.expand(this, sizes);
-    }
-
-    public Tensor expandAs(Tensor other) {
-        return Views.expand(this, other.shape);
     }
 
     @Override
@@ -856,90 +527,41 @@ public final class Tensor implements ArrayOps<Tensor> {
         return Views.unsqueeze(this, dim);
     }
 
-    /** Removes every dim of size 1. */
+    @Override
     public Tensor squeeze() {
         return Views.squeezeAll(this);
     }
 
-    /** Removes {@code dim} if its size is 1; a no-op otherwise, as in PyTorch. */
     @Override
     public Tensor squeeze(int dim) {
         return Views.squeeze(this, dim);
     }
 
-    public Tensor flatten() {
-        return Views.flatten(this, 0, -1);
-    }
-
-    public Tensor flatten(int startDim, int endDim) {
-        return Views.flatten(this, startDim, endDim);
-    }
-
-    public Tensor unflatten(int dim, int... sizes) {
-        return Views.unflatten(this, dim, sizes);
-    }
-
-    public Tensor movedim(int source, int destination) {
-        return Views.movedim(this, source, destination);
-    }
-
-    /** {@code x[..., start:end:step, ...]} on one dim; start and end clamp to the size as in Python. */
+    @Override
     public Tensor slice(int dim, int start, int end, int step) {
         return Views.slice(this, dim, start, end, step);
     }
 
-    public Tensor slice(int dim, int start, int end) {
-        return Views.slice(this, dim, start, end, 1);
-    }
-
-    /** {@code torch.narrow}: {@code length} elements from {@code start} along {@code dim}. */
-    public Tensor narrow(int dim, int start, int length) {
-        return Views.narrow(this, dim, start, length);
-    }
-
-    /** Index {@code index} along {@code dim}, removing that dim. */
     @Override
     public Tensor select(int dim, int index) {
         return Views.select(this, dim, index);
     }
 
-    /** A view of the diagonal of dims {@code dim1} and {@code dim2}, appended as the last dim. */
     @Override
     public Tensor diagonal(int offset, int dim1, int dim2) {
         return Views.diagonal(this, offset, dim1, dim2);
     }
 
-    /** Pieces of {@code splitSize} along {@code dim}; the last may be smaller. */
-    public List<Tensor> split(int splitSize, int dim) {
-        return Views.split(this, splitSize, dim);
-    }
-
-    public List<Tensor> split(int[] sizes, int dim) {
-        return Views.splitSizes(this, sizes, dim);
-    }
-
-    /** {@code chunks} pieces of equal size (the last smaller); may return fewer pieces, as PyTorch does. */
-    public List<Tensor> chunk(int chunks, int dim) {
-        return Views.chunk(this, chunks, dim);
-    }
-
-    /** Exactly {@code sections} pieces whose sizes differ by at most one. */
-    public List<Tensor> tensorSplit(int sections, int dim) {
-        return Views.tensorSplit(this, sections, dim);
-    }
-
-    /** The slices along {@code dim}, each without that dim. */
-    public List<Tensor> unbind(int dim) {
-        return Views.unbind(this, dim);
-    }
-
-    /** This tensor where it is already contiguous, else a contiguous copy. */
     @Override
-    public Tensor contiguous() {
-        return isContiguous() ? this : clone();
+    public Tensor unfold(int dim, int size, int step) {
+        return Views.unfold(this, dim, size, step);
     }
 
-    /** A contiguous copy with its own storage. */
+    @Override
+    public Tensor flip(int... dims) {
+        return Views.flip(this, dims);
+    }
+
     @Override
     public Tensor clone() {
         Tensor out = zeros(dtype(), shape);
@@ -947,70 +569,55 @@ public final class Tensor implements ArrayOps<Tensor> {
         return out;
     }
 
-    /** A copy reversed along {@code dims}. */
-    public Tensor flip(int... dims) {
-        return Views.flip(this, dims);
-    }
-
     // ---------------------------------------------------------------- indexing
 
-    /** {@code x[indices]} with basic ({@link Index#at}, {@link Index#slice}, {@link Index#NONE}, {@link Index#ELLIPSIS}) and advanced ({@link Index#of}) entries. */
+    @Override
     public Tensor index(Index... indices) {
         return Indexing.index(this, indices);
     }
 
-    /** {@code x[mask]} for a bool mask of this shape (or of its leading dims). */
-    public Tensor maskedSelect(Tensor mask) {
-        return Indexing.index(this, Index.of(mask));
-    }
-
-    /** Out of place {@code x.index_put((indices...), values, accumulate)}. */
-    public Tensor indexPut(Index[] indices, Tensor values, boolean accumulate) {
-        Tensor out = clone();
-        Indexing.indexPutInPlace(out, indices, values, accumulate);
-        return out;
-    }
-
+    @Override
     public Tensor gather(int dim, Tensor index) {
         return Scatter.gather(this, dim, index);
     }
 
-    /** {@code torch.take_along_dim}: gather where index and input broadcast in the other dims. */
+    @Override
     public Tensor takeAlongDim(Tensor index, int dim) {
         return Scatter.takeAlongDim(this, index, dim);
     }
 
+    @Override
     public Tensor scatter(int dim, Tensor index, Tensor src) {
         return Scatter.scatter(this, dim, index, src, null, true);
     }
 
-    public Tensor scatter(int dim, Tensor index, double value) {
-        return Scatter.scatter(this, dim, index, scalarLike(value, this).expand(index.shape), null, true);
-    }
-
+    @Override
     public Tensor scatterAdd(int dim, Tensor index, Tensor src) {
         return Scatter.scatter(this, dim, index, src, ScatterReduce.SUM, true);
     }
 
-    /** {@code scatter_reduce} with {@code sum}, {@code prod}, {@code mean}, {@code amax} or {@code amin}. */
+    @Override
     public Tensor scatterReduce(int dim, Tensor index, Tensor src, ScatterReduce reduce, boolean includeSelf) {
         return Scatter.scatter(this, dim, index, src, reduce, includeSelf);
     }
 
+    @Override
     public Tensor indexSelect(int dim, Tensor index) {
         return Scatter.indexSelect(this, dim, index);
     }
 
-    /** Out of place {@code index_add}: rows of {@code source} added at {@code index} along {@code dim}. */
+    @Override
     public Tensor indexAdd(int dim, Tensor index, Tensor source) {
         Tensor out = clone();
         Scatter.indexAddInPlace(out, dim, index, source, 1.0);
         return out;
     }
 
-    /** The int64 {@code (n, ndim)} coordinates of the nonzero elements, row-major. */
-    public Tensor nonzero() {
-        return Indexing.nonzero(this);
+    @Override
+    public Tensor indexPut(Index[] indices, Tensor values, boolean accumulate) {
+        Tensor out = clone();
+        Indexing.indexPutInPlace(out, indices, values, accumulate);
+        return out;
     }
 
     // ---------------------------------------------------------------- joining
@@ -1038,7 +645,6 @@ public final class Tensor implements ArrayOps<Tensor> {
 
     // ---------------------------------------------------------------- linear algebra
 
-    /** {@code torch.matmul}: dot, matrix-vector, matrix-matrix and batched products with broadcast batch dims. */
     @Override
     public Tensor matmul(Tensor other) {
         return Linalg.matmul(this, other);
@@ -1056,69 +662,39 @@ public final class Tensor implements ArrayOps<Tensor> {
 
     // ---------------------------------------------------------------- in place
 
-    /** {@code this += other} in place; {@code other} may broadcast, this tensor's shape never changes. */
-    public Tensor addi(Tensor other) {
-        return Inplace.binary(BinaryOp.ADD, this, other, "add_");
+    @Override
+    public Tensor inplace(BinaryOp op, Tensor other) {
+        return Inplace.binary(op, this, other, op.pyName + "_");
     }
 
-    /** {@code this += alpha * other} in place. */
+    @Override
     public Tensor addi(Tensor other, double alpha) {
         return Inplace.addScaled(this, other, alpha);
     }
 
-    public Tensor addi(double s) {
-        return Inplace.binary(BinaryOp.ADD, this, scalarLike(s, this), "add_");
-    }
-
-    public Tensor subi(Tensor other) {
-        return Inplace.binary(BinaryOp.SUB, this, other, "sub_");
-    }
-
-    public Tensor subi(double s) {
-        return Inplace.binary(BinaryOp.SUB, this, scalarLike(s, this), "sub_");
-    }
-
-    public Tensor muli(Tensor other) {
-        return Inplace.binary(BinaryOp.MUL, this, other, "mul_");
-    }
-
-    public Tensor muli(double s) {
-        return Inplace.binary(BinaryOp.MUL, this, scalarLike(s, this), "mul_");
-    }
-
-    public Tensor divi(Tensor other) {
-        return Inplace.binary(BinaryOp.DIV, this, other, "div_");
-    }
-
-    public Tensor divi(double s) {
-        return Inplace.binary(BinaryOp.DIV, this, scalarLike(s, this), "div_");
-    }
-
-    /** {@code this += value * t1 * t2} in place ({@code addcmul_}). */
-    public Tensor addcmuli(Tensor t1, Tensor t2, double value) {
-        return Inplace.addcmul(this, t1, t2, value);
-    }
-
-    /** {@code this += value * t1 / t2} in place ({@code addcdiv_}). */
-    public Tensor addcdivi(Tensor t1, Tensor t2, double value) {
-        return Inplace.addcdiv(this, t1, t2, value);
-    }
-
+    @Override
     public Tensor maskedFilli(Tensor mask, double value) {
         return Inplace.maskedFill(this, mask, value);
     }
 
-    /** {@code copy_}: the values of {@code src} (broadcast to this shape, converted to this type) written in place. */
+    @Override
     public Tensor copyFrom(Tensor src) {
         return Inplace.copy(this, src);
     }
 
+    @Override
     public Tensor fill(double value) {
         return Inplace.fill(this, value);
     }
 
-    public Tensor zero() {
-        return Inplace.fill(this, 0.0);
+    /** {@code this += value * t1 * t2} in place ({@code addcmul_}), an optimizer's update. */
+    public Tensor addcmuli(Tensor t1, Tensor t2, double value) {
+        return Inplace.addcmul(this, t1, t2, value);
+    }
+
+    /** {@code this += value * t1 / t2} in place ({@code addcdiv_}), an optimizer's update. */
+    public Tensor addcdivi(Tensor t1, Tensor t2, double value) {
+        return Inplace.addcdiv(this, t1, t2, value);
     }
 
     public Tensor indexAddi(int dim, Tensor index, Tensor source) {

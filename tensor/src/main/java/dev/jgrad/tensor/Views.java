@@ -247,52 +247,54 @@ final class Views {
         return make(x, x.offset, shape, strides);
     }
 
-    static Tensor flatten(Tensor x, int startDim, int endDim) {
-        int n = x.shape.length;
+    /** The shape {@code flatten(startDim, endDim)} gives: the dims from start to end merged into one. */
+    static int[] flattenedShape(int[] shape, int startDim, int endDim) {
+        int n = shape.length;
         if (n == 0) {
-            return reshape(x, new int[] {1});
+            return new int[] {1};
         }
         int s = Shape.wrapDim(startDim, n);
         int e = Shape.wrapDim(endDim, n);
         if (s > e) {
             throw new ShapeException("flatten() has invalid args: start_dim (" + startDim + ") cannot come after end_dim (" + endDim + ")");
         }
-        int[] shape = new int[n - (e - s)];
+        int[] out = new int[n - (e - s)];
         int k = 0;
         for (int i = 0; i < s; i++) {
-            shape[k++] = x.shape[i];
+            out[k++] = shape[i];
         }
         long m = 1;
         for (int i = s; i <= e; i++) {
-            m *= x.shape[i];
+            m *= shape[i];
         }
-        shape[k++] = (int) m;
+        out[k++] = (int) m;
         for (int i = e + 1; i < n; i++) {
-            shape[k++] = x.shape[i];
+            out[k++] = shape[i];
         }
-        return reshape(x, shape);
+        return out;
     }
 
-    static Tensor unflatten(Tensor x, int dim, int[] sizes) {
-        int n = x.shape.length;
+    /** The shape {@code unflatten(dim, sizes)} gives: dim split into {@code sizes} (one may be -1). */
+    static int[] unflattenedShape(int[] shape, int dim, int[] sizes) {
+        int n = shape.length;
         int d = Shape.wrapDim(dim, n);
-        int[] resolved = inferSize(sizes, x.shape[d]);
-        int[] shape = new int[n - 1 + resolved.length];
+        int[] resolved = inferSize(sizes, shape[d]);
+        int[] out = new int[n - 1 + resolved.length];
         int k = 0;
         for (int i = 0; i < d; i++) {
-            shape[k++] = x.shape[i];
+            out[k++] = shape[i];
         }
         for (int s : resolved) {
-            shape[k++] = s;
+            out[k++] = s;
         }
         for (int i = d + 1; i < n; i++) {
-            shape[k++] = x.shape[i];
+            out[k++] = shape[i];
         }
-        return view(x, shape);
+        return out;
     }
 
-    static Tensor movedim(Tensor x, int source, int destination) {
-        int n = x.shape.length;
+    /** The permutation {@code movedim(source, destination)} applies to {@code n} dims. */
+    static int[] movedimPermutation(int n, int source, int destination) {
         int s = Shape.wrapDim(source, n);
         int d = Shape.wrapDim(destination, n);
         List<Integer> order = new ArrayList<>();
@@ -306,7 +308,7 @@ final class Views {
         for (int i = 0; i < n; i++) {
             perm[i] = order.get(i);
         }
-        return permute(x, perm);
+        return perm;
     }
 
     static Tensor slice(Tensor x, int dim, int start, int end, int step) {
@@ -335,14 +337,13 @@ final class Views {
         return Math.max(0, Math.min(i, size));
     }
 
-    static Tensor narrow(Tensor x, int dim, int start, int length) {
-        int d = Shape.wrapDim(dim, x.shape.length);
-        int size = x.shape[d];
+    /** The start of {@code narrow(dim, start, length)} on a dim of {@code size}, checked as PyTorch checks it. */
+    static int narrowStart(int size, int dim, int start, int length) {
         int s = start < 0 ? start + size : start;
         if (s < 0 || length < 0 || s + length > size) {
-            throw new TensorIndexException("narrow(): start (" + start + ") + length (" + length + ") exceeds dimension size (" + size + ") of dim " + d);
+            throw new TensorIndexException("narrow(): start (" + start + ") + length (" + length + ") exceeds dimension size (" + size + ") of dim " + dim);
         }
-        return slice(x, d, s, s + length, 1);
+        return s;
     }
 
     static Tensor select(Tensor x, int dim, int index) {
@@ -390,83 +391,84 @@ final class Views {
         return make(x, start, shape, strides);
     }
 
-    static List<Tensor> split(Tensor x, int splitSize, int dim) {
-        int d = Shape.wrapDim(dim, x.shape.length);
+    /** The piece sizes of {@code split(splitSize)} along a dim of {@code size}; the last may be smaller. */
+    static int[] splitSizes(int size, int splitSize) {
         if (splitSize <= 0) {
             throw new ShapeException("split_size can only be 0 if dimension size is 0, but got split_size " + splitSize);
         }
-        int size = x.shape[d];
-        List<Tensor> out = new ArrayList<>();
-        for (int s = 0; s < size || (size == 0 && out.isEmpty()); s += splitSize) {
-            out.add(slice(x, d, s, Math.min(size, s + splitSize), 1));
-            if (size == 0) {
-                break;
-            }
+        if (size == 0) {
+            return new int[] {0};
+        }
+        int[] out = new int[(size + splitSize - 1) / splitSize];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = Math.min(splitSize, size - i * splitSize);
         }
         return out;
     }
 
-    static List<Tensor> splitSizes(Tensor x, int[] sizes, int dim) {
-        int d = Shape.wrapDim(dim, x.shape.length);
+    /** Checks that the sizes of {@code split(int[] sizes)} add up to the dim's size, with PyTorch's message. */
+    static int[] checkedSplitSizes(int size, int[] sizes, int dim) {
         long total = 0;
         for (int s : sizes) {
+            if (s < 0) {
+                throw new ShapeException("split_with_sizes expects split_sizes have only non-negative entries, but got split_sizes="
+                        + Arrays.toString(sizes));
+            }
             total += s;
         }
-        if (total != x.shape[d]) {
-            throw new ShapeException("split_with_sizes expects split_sizes to sum exactly to " + x.shape[d]
-                    + " (input tensor's size at dimension " + d + "), but got split_sizes=" + Arrays.toString(sizes));
+        if (total != size) {
+            throw new ShapeException("split_with_sizes expects split_sizes to sum exactly to " + size
+                    + " (input tensor's size at dimension " + dim + "), but got split_sizes=" + Arrays.toString(sizes));
         }
-        List<Tensor> out = new ArrayList<>();
-        int s = 0;
-        for (int len : sizes) {
-            out.add(slice(x, d, s, s + len, 1));
-            s += len;
-        }
-        return out;
+        return sizes.clone();
     }
 
-    static List<Tensor> chunk(Tensor x, int chunks, int dim) {
+    /** The piece sizes of {@code chunk(chunks)}: pieces of equal size, the last smaller; possibly fewer pieces, as PyTorch. */
+    static int[] chunkSizes(int size, int chunks) {
         if (chunks <= 0) {
             throw new ShapeException("chunk expects `chunks` to be greater than 0, got: " + chunks);
         }
-        int d = Shape.wrapDim(dim, x.shape.length);
-        int size = x.shape[d];
         int splitSize = (size + chunks - 1) / chunks;
-        if (splitSize == 0) {
-            List<Tensor> out = new ArrayList<>();
-            for (int i = 0; i < chunks; i++) {
-                out.add(slice(x, d, 0, 0, 1));
-            }
-            return out;
-        }
-        return split(x, splitSize, d);
+        return splitSize == 0 ? new int[chunks] : splitSizes(size, splitSize);
     }
 
-    static List<Tensor> tensorSplit(Tensor x, int sections, int dim) {
+    /** The piece sizes of {@code tensor_split(sections)}: exactly that many, differing by at most one. */
+    static int[] tensorSplitSizes(int size, int sections) {
         if (sections <= 0) {
             throw new ShapeException("number of sections must be larger than 0, got " + sections);
         }
-        int d = Shape.wrapDim(dim, x.shape.length);
-        int size = x.shape[d];
-        int base = size / sections;
-        int extra = size % sections;
-        List<Tensor> out = new ArrayList<>();
-        int s = 0;
+        int[] out = new int[sections];
         for (int i = 0; i < sections; i++) {
-            int len = base + (i < extra ? 1 : 0);
-            out.add(slice(x, d, s, s + len, 1));
-            s += len;
+            out[i] = size / sections + (i < size % sections ? 1 : 0);
         }
         return out;
     }
 
-    static List<Tensor> unbind(Tensor x, int dim) {
-        int d = Shape.wrapDim(dim, x.shape.length);
-        List<Tensor> out = new ArrayList<>();
-        for (int i = 0; i < x.shape[d]; i++) {
-            out.add(select(x, d, i));
+    /**
+     * {@code torch.Tensor.unfold}: the windows of {@code size} elements every {@code step} along {@code dim},
+     * as a view with the window index in place of {@code dim} and the window's elements as a new last dim.
+     * Nothing is copied: window i starts {@code i * step} elements along, and overlapping windows share memory.
+     */
+    static Tensor unfold(Tensor x, int dim, int size, int step) {
+        int n = x.shape.length;
+        int d = Shape.wrapDim(dim, n);
+        int have = n == 0 ? 1 : x.shape[d];
+        if (size < 0 || size > have) {
+            throw new ShapeException("unfold: maximum size for tensor at dimension " + d + " is " + have + " but size is " + size
+                    + " (shape " + Shape.str(x.shape) + ")");
         }
-        return out;
+        if (step <= 0) {
+            throw new ShapeException("unfold: step is " + step + " but must be > 0");
+        }
+        int[] shape = Arrays.copyOf(x.shape, n + 1);
+        int[] strides = Arrays.copyOf(x.strides, n + 1);
+        shape[n] = size;
+        strides[n] = n == 0 ? 1 : x.strides[d];
+        if (n > 0) {
+            shape[d] = (have - size) / step + 1;
+            strides[d] = x.strides[d] * step;
+        }
+        return make(x, x.offset, shape, strides);
     }
 
     static Tensor flip(Tensor x, int[] dims) {

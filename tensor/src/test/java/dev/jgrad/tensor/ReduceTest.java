@@ -102,7 +102,7 @@ class ReduceTest {
     @Test
     void maxWithIndicesTakesTheFirstTie() {
         Tensor x = Tensor.of(new float[] {3, 1, 3, 0, 2, 2}, 2, 3);
-        ValuesIndices vi = x.max(1, false);
+        ValuesIndices<Tensor> vi = x.max(1, false);
         assertArrayEquals(new float[] {3, 2}, vi.values().toFloatArray());
         assertArrayEquals(new long[] {0, 1}, vi.indices().toLongArray());
         assertArrayEquals(new long[] {0, 1, 0}, x.argmax(0, false).toLongArray());

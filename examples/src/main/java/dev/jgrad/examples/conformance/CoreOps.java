@@ -1,6 +1,6 @@
 package dev.jgrad.examples.conformance;
 
-import dev.jgrad.autograd.MaxResult;
+import dev.jgrad.tensor.ValuesIndices;
 import dev.jgrad.autograd.Variable;
 import dev.jgrad.tensor.Index;
 import dev.jgrad.tensor.ScatterReduce;
@@ -65,7 +65,7 @@ final class CoreOps {
         t.put("logsumexp", s -> s.var(0).logsumexp(s.dims("dim"), s.flag("keepdim", false)));
         t.put("var", s -> s.var(0).var(s.dims("dim"), s.real("correction", 1), s.flag("keepdim", false)));
         t.put("max_dim", s -> {
-            MaxResult r = s.var(0).max(s.integer("dim"), s.flag("keepdim", false));
+            ValuesIndices<Variable> r = s.var(0).max(s.integer("dim"), s.flag("keepdim", false));
             return List.of(r.values(), Variable.of(r.indices()));
         });
         t.put("argmax", s -> s.has("dim")

@@ -8,19 +8,19 @@ import dev.jgrad.tensor.Tensor;
  * stable loss, a fused normalisation) and open to users.
  * <pre>{@code
  * Tensor out = x.data().sigmoid();
- * return Function.apply("sigmoid", out, new Variable[] {x}, new Tensor[] {out},
+ * return CustomFunction.apply("sigmoid", out, new Variable[] {x}, new Tensor[] {out},
  *         (g, saved, needs) -> new Tensor[] {g.mul(saved[0].mul(saved[0].rsub(1)))});
  * }</pre>
  * Saved tensors are version-checked and freed after backward, like those of built-in ops.
  */
-public final class Function {
+public final class CustomFunction {
     /** The backward rule: gradients for the inputs (null where {@code needs[i]} is false), in the output's shape or the input's. */
     @FunctionalInterface
     public interface Backward {
         Tensor[] apply(Tensor grad, Tensor[] saved, boolean[] needs);
     }
 
-    private Function() {
+    private CustomFunction() {
     }
 
     public static Variable apply(String name, Tensor output, Variable[] inputs, Tensor[] saved, Backward rule) {

@@ -1,0 +1,48 @@
+package dev.jgrad.tensor;
+
+/**
+ * Indexing, gather and scatter, out of place. Positions are always int64 {@link Tensor}s (and masks bool
+ * ones): they carry no gradient. Reads follow PyTorch's rules for where indexed dims land; the writes here
+ * return a new value and leave this one as it was.
+ *
+ * @param <T> the implementing type itself
+ */
+public interface IndexingMethods<T extends ArrayOps<T>> extends ArrayCore<T> {
+    /** {@code x[indices]} with basic ({@link Index#at}, {@link Index#slice}, {@link Index#NONE}, {@link Index#ELLIPSIS}) and advanced ({@link Index#of}) entries. */
+    T index(Index... indices);
+
+    T gather(int dim, Tensor index);
+
+    /** {@code torch.take_along_dim}: gather where index and input broadcast in the other dims. */
+    T takeAlongDim(Tensor index, int dim);
+
+    T scatter(int dim, Tensor index, T src);
+
+    T scatterAdd(int dim, Tensor index, T src);
+
+    /** {@code scatter_reduce} with {@code sum}, {@code prod}, {@code mean}, {@code amax} or {@code amin}. */
+    T scatterReduce(int dim, Tensor index, T src, ScatterReduce reduce, boolean includeSelf);
+
+    T indexSelect(int dim, Tensor index);
+
+    /** Out of place {@code index_add}: rows of {@code source} added at {@code index} along {@code dim}. */
+    T indexAdd(int dim, Tensor index, T source);
+
+    /** Out of place {@code x.index_put((indices...), values, accumulate)}. */
+    T indexPut(Index[] indices, T values, boolean accumulate);
+
+    /** {@code x[mask]} for a bool mask of this shape (or of its leading dims). */
+    default T maskedSelect(Tensor mask) {
+        return index(Index.of(mask));
+    }
+
+    /** {@code scatter} of one value at every index position. */
+    default T scatter(int dim, Tensor index, double value) {
+        return scatter(dim, index, newScalar(value).expand(index.shape()));
+    }
+
+    /** The int64 {@code (n, ndim)} coordinates of the nonzero elements, row-major. */
+    default T nonzero() {
+        return constant(Indexing.nonzero(data()));
+    }
+}

@@ -1,0 +1,153 @@
+package dev.jgrad.tensor;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Views and copies. Views share storage with their base and copy nothing ({@link #expand} has stride 0,
+ * {@link #unfold} overlapping windows); {@link #reshape} copies only where no view is possible, and
+ * {@link #flip} and {@link #clone} always copy, as in PyTorch. Everything that is a reshape, a permutation
+ * or a set of slices ({@code flatten}, {@code movedim}, {@code split}, {@code chunk}, ...) is written once here.
+ *
+ * @param <T> the implementing type itself
+ */
+public interface ViewMethods<T extends ArrayOps<T>> extends ArrayCore<T> {
+    /** Same data, new shape (one size may be -1); needs a layout the new shape can stride over, else use {@link #reshape}. */
+    T view(int... shape);
+
+    /** A view where the layout allows it, else a contiguous copy. */
+    T reshape(int... shape);
+
+    T transpose(int dim0, int dim1);
+
+    T permute(int... dims);
+
+    /** A stride-0 view with larger sizes where this has 1 (or new leading dims); -1 keeps a size. */
+    T expand(int... sizes);
+
+    T unsqueeze(int dim);
+
+    /** Removes {@code dim} if its size is 1; a no-op otherwise, as in PyTorch. */
+    T squeeze(int dim);
+
+    /** Removes every dim of size 1. */
+    T squeeze();
+
+    /** {@code x[..., start:end:step, ...]} on one dim; start and end clamp to the size as in Python. */
+    T slice(int dim, int start, int end, int step);
+
+    /** Index {@code index} along {@code dim}, removing that dim. */
+    T select(int dim, int index);
+
+    /** A view of the diagonal of dims {@code dim1} and {@code dim2}, appended as the last dim. */
+    T diagonal(int offset, int dim1, int dim2);
+
+    /**
+     * {@code x.unfold(dim, size, step)}: every window of {@code size} elements, {@code step} apart, along
+     * {@code dim}; {@code dim} becomes the window index and the window's elements a new last dim. A view:
+     * overlapping windows share memory. Pooling and convolution are built from it.
+     */
+    T unfold(int dim, int size, int step);
+
+    /** A copy reversed along {@code dims}. */
+    T flip(int... dims);
+
+    /** A contiguous copy with its own storage (connected to the graph, unlike a detach). */
+    T clone();
+
+    /** This value where it is already contiguous, else a contiguous copy. */
+    default T contiguous() {
+        return data().isContiguous() ? self() : clone();
+    }
+
+    /** The transpose of a 2-d value (a 0-d or 1-d one is returned as it is). */
+    default T t() {
+        return dim() < 2 ? self() : transpose(0, 1);
+    }
+
+    /** {@code x.mT}: the last two dims swapped. */
+    default T mT() {
+        return transpose(-2, -1);
+    }
+
+    default T broadcastTo(int... sizes) {
+        return expand(sizes);
+    }
+
+    default T expandAs(T other) {
+        return expand(other.shape());
+    }
+
+    default T flatten() {
+        return flatten(0, -1);
+    }
+
+    default T flatten(int startDim, int endDim) {
+        return reshape(Views.flattenedShape(shape(), startDim, endDim));
+    }
+
+    default T unflatten(int dim, int... sizes) {
+        return view(Views.unflattenedShape(shape(), dim, sizes));
+    }
+
+    default T movedim(int source, int destination) {
+        return permute(Views.movedimPermutation(dim(), source, destination));
+    }
+
+    default T slice(int dim, int start, int end) {
+        return slice(dim, start, end, 1);
+    }
+
+    /** {@code torch.narrow}: {@code length} elements from {@code start} along {@code dim}. */
+    default T narrow(int dim, int start, int length) {
+        int d = Shape.wrapDim(dim, dim());
+        int s = Views.narrowStart(size(d), d, start, length);
+        return slice(d, s, s + length, 1);
+    }
+
+    /** Pieces of {@code splitSize} along {@code dim}; the last may be smaller. */
+    default List<T> split(int splitSize, int dim) {
+        int d = Shape.wrapDim(dim, dim());
+        return pieces(Views.splitSizes(size(d), splitSize), d);
+    }
+
+    /** Pieces of the given sizes, which must add up to the dim's size. */
+    default List<T> split(int[] sizes, int dim) {
+        int d = Shape.wrapDim(dim, dim());
+        return pieces(Views.checkedSplitSizes(size(d), sizes, d), d);
+    }
+
+    /** {@code chunks} pieces of equal size (the last smaller); may return fewer pieces, as PyTorch does. */
+    default List<T> chunk(int chunks, int dim) {
+        int d = Shape.wrapDim(dim, dim());
+        return pieces(Views.chunkSizes(size(d), chunks), d);
+    }
+
+    /** Exactly {@code sections} pieces whose sizes differ by at most one. */
+    default List<T> tensorSplit(int sections, int dim) {
+        int d = Shape.wrapDim(dim, dim());
+        return pieces(Views.tensorSplitSizes(size(d), sections), d);
+    }
+
+    /** The slices along {@code dim}, each without that dim. */
+    default List<T> unbind(int dim) {
+        int d = Shape.wrapDim(dim, dim());
+        int n = size(d);
+        List<T> out = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            out.add(select(d, i));
+        }
+        return out;
+    }
+
+    /** Consecutive slices of the given sizes along dim {@code d}. */
+    private List<T> pieces(int[] sizes, int d) {
+        List<T> out = new ArrayList<>(sizes.length);
+        int start = 0;
+        for (int len : sizes) {
+            out.add(slice(d, start, start + len, 1));
+            start += len;
+        }
+        return out;
+    }
+}
