@@ -74,6 +74,11 @@ public class Variable implements ArrayOps<Variable> {
         return new Variable(Tensor.scalar(value));
     }
 
+    /** A 0-d constant of the given type. */
+    public static Variable scalar(double value, DType dtype) {
+        return new Variable(Tensor.scalar(value, dtype));
+    }
+
     // ---------------------------------------------------------------- autograd surface
 
     /** The values, as a tensor (shared, not copied). */

@@ -35,28 +35,33 @@ public final class Attention {
     }
 
     /**
-     * {@code softmax(q k^T * scale, masked) v} on {@code (..., T, d)} queries and {@code (..., S, d)} keys and
-     * values; {@code mask} (bool, broadcastable to {@code (..., T, S)}, true = masked) may be null;
-     * {@code causal} adds the causal mask; {@code scale} NaN means {@code 1/sqrt(d)}.
+     * {@code softmax(q k^T * scale + mask) v} on {@code (..., T, d)} queries and {@code (..., S, d)} keys and
+     * values, as {@code F.scaled_dot_product_attention}: {@code mask} (broadcastable to {@code (..., T, S)})
+     * is bool (true = masked out) or floating (added to the scores), or null; {@code causal} adds the
+     * causal mask; {@code scale} NaN means {@code 1/sqrt(d)}.
      */
     public static Variable scaledDotProduct(Variable q, Variable k, Variable v, Tensor mask, boolean causal, double scale) {
+        boolean bool = mask == null || mask.dtype() == DType.BOOL;
+        return attend(q, k, v, bool ? mask : null, bool ? null : mask, causal, scale);
+    }
+
+    /** The one implementation of attention: {@code masked} (bool, true = out) and {@code bias} (added) may each be null. */
+    private static Variable attend(Variable q, Variable k, Variable v, Tensor masked, Tensor bias, boolean causal, double scale) {
         if (q.dim() < 2 || k.dim() < 2 || v.dim() < 2) {
             throw new ShapeException("attention: query, key and value need at least 2 dims (..., T, d), got "
                     + Shape.str(q.shape()) + ", " + Shape.str(k.shape()) + ", " + Shape.str(v.shape()));
         }
+        if (bias != null && !bias.isFloatingPoint()) {
+            throw new dev.jgrad.tensor.DTypeException("attention: a mask must be bool (true = masked out) or floating (added to"
+                    + " the scores), got " + bias.dtype());
+        }
         int d = q.size(-1);
-        int t = q.size(-2);
-        int s = k.size(-2);
         double sc = Double.isNaN(scale) ? 1.0 / Math.sqrt(d) : scale;
         Variable scores = q.matmul(k.mT()).mul(sc);
-        Tensor m = mask;
-        if (m != null && m.dtype() != DType.BOOL) {
-            throw new dev.jgrad.tensor.DTypeException("attention: the mask must be bool (true = masked out), got " + m.dtype()
-                    + "; add a float mask to the scores yourself");
+        if (bias != null) {
+            scores = scores.add(Variable.of(bias.to(scores.dtype())));
         }
-        if (causal) {
-            m = union(m, causalMask(t, s));
-        }
+        Tensor m = causal ? union(masked, causalMask(q.size(-2), k.size(-2))) : masked;
         return weightsTimesValues(scores, m, v);
     }
 
@@ -126,8 +131,8 @@ public final class Attention {
         q = q.view(b, t, h, d).transpose(1, 2);
         k = k.view(b, s, h, d).transpose(1, 2);
         v = v.view(b, s, h, d).transpose(1, 2);
-        Variable scores = q.matmul(k.mT()).mul(1.0 / Math.sqrt(d));
         Tensor mask = null;
+        Tensor bias = null;
         if (keyPaddingMask != null) {
             if (keyPaddingMask.dtype() != DType.BOOL || !java.util.Arrays.equals(keyPaddingMask.shape(), new int[] {b, s})) {
                 throw new ShapeException("key_padding_mask must be bool (B, S) = [" + b + ", " + s + "] (true marks padding keys), got "
@@ -142,13 +147,10 @@ public final class Attention {
             if (attnMask.dtype() == DType.BOOL) {
                 mask = union(mask, attnMask);
             } else {
-                scores = scores.add(Variable.of(attnMask.to(scores.dtype())));
+                bias = attnMask;
             }
         }
-        if (causal) {
-            mask = union(mask, causalMask(t, s));
-        }
-        Variable heads = weightsTimesValues(scores, mask, v);
+        Variable heads = attend(q, k, v, mask, bias, causal, Double.NaN);
         Variable merged = heads.transpose(1, 2).reshape(b, t, e);
         return Variable.linear(merged, outProjWeight, outProjBias);
     }

@@ -11,15 +11,43 @@ final class Inplace {
     private Inplace() {
     }
 
-    /** Refuses to write into a view where several elements share one memory location (stride 0, size > 1). */
+    /**
+     * Refuses to write into a view where several elements share one memory location: an expanded view
+     * (stride 0) or overlapping windows of {@code unfold}. A layout passes when, with its dims sorted by
+     * stride, each stride steps past everything the smaller dims span; that holds for every view that
+     * slicing, transposing and reshaping make.
+     */
     static void checkWritable(Tensor t, String op) {
-        for (int i = 0; i < t.shape.length; i++) {
-            if (t.strides[i] == 0 && t.shape[i] > 1) {
-                throw new IllegalArgumentException(op + ": unsupported operation: more than one element of the written-to tensor refers to a"
-                        + " single memory location (shape " + Shape.str(t.shape) + ", strides " + Shape.str(t.strides)
-                        + ", an expanded view). Please clone() the tensor before performing the operation.");
+        if (hasInternalOverlap(t.shape, t.strides)) {
+            throw new IllegalArgumentException(op + ": unsupported operation: more than one element of the written-to tensor refers to a"
+                    + " single memory location (shape " + Shape.str(t.shape) + ", strides " + Shape.str(t.strides)
+                    + ", an expanded or unfolded view). Please clone() the tensor before performing the operation.");
+        }
+    }
+
+    static boolean hasInternalOverlap(int[] shape, int[] strides) {
+        int n = shape.length;
+        long[] dims = new long[n];
+        int k = 0;
+        for (int i = 0; i < n; i++) {
+            if (shape[i] == 0) {
+                return false;
+            }
+            if (shape[i] > 1) {
+                dims[k++] = ((long) Math.abs(strides[i]) << 32) | shape[i];
             }
         }
+        Arrays.sort(dims, 0, k);
+        long span = 0;
+        for (int i = 0; i < k; i++) {
+            long stride = dims[i] >>> 32;
+            long size = dims[i] & 0xffffffffL;
+            if (stride <= span) {
+                return true;
+            }
+            span += stride * (size - 1);
+        }
+        return false;
     }
 
     /** The source must broadcast to the destination without changing it. */

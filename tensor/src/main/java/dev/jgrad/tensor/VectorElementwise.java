@@ -485,6 +485,7 @@ final class VectorElementwise {
             vv.intoArray(v, vo + i);
             pv.sub(step.mul(mv).div(vv.sqrt().div(bc).add(ve))).intoArray(p, po + i);
         }
-        FusedOps.adamPlain(p, po, g, go, m, mo, v, vo, i, n, b1, b2, l2, stepSize, bc2Sqrt, eps);
+        FusedOps.adamPlain(Storage.wrap(p), po, Storage.wrap(g), go, Storage.wrap(m), mo, Storage.wrap(v), vo, i, n,
+                b1, b2, l2, stepSize, bc2Sqrt, eps);
     }
 }

@@ -152,4 +152,29 @@ class VectorElementwiseTest {
         x[517] = Float.NaN;
         assertTrue(Float.isNaN(VectorElementwise.max(x, 0, x.length)));
     }
+
+    @Test
+    void adamKernelMatchesItsScalarReferenceBitForBit() {
+        Generator gen = new Generator(3);
+        int n = 37;
+        float[][] a = new float[4][];
+        for (int k = 0; k < 4; k++) {
+            a[k] = Tensor.randn(gen, n).toFloatArray();
+        }
+        for (int i = 0; i < n; i++) {
+            a[3][i] = Math.abs(a[3][i]);
+        }
+        float[][] b = new float[4][];
+        for (int k = 0; k < 4; k++) {
+            b[k] = a[k].clone();
+        }
+        VectorElementwise.adam(a[0], 0, a[1], 0, a[2], 0, a[3], 0, n, (float) AdamKernelTest.B1, (float) AdamKernelTest.B2, (float) AdamKernelTest.L2, (float) AdamKernelTest.STEP,
+                (float) AdamKernelTest.BC2, (float) AdamKernelTest.EPS);
+        FusedOps.adamPlain(Storage.wrap(b[0]), 0, Storage.wrap(b[1]), 0, Storage.wrap(b[2]), 0, Storage.wrap(b[3]), 0, 0, n,
+                AdamKernelTest.B1, AdamKernelTest.B2, AdamKernelTest.L2, AdamKernelTest.STEP, AdamKernelTest.BC2, AdamKernelTest.EPS);
+        assertArrayEquals(b[0], a[0]);
+        assertArrayEquals(b[2], a[2]);
+        assertArrayEquals(b[3], a[3]);
+    }
+
 }

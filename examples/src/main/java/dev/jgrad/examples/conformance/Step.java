@@ -58,10 +58,6 @@ final class Step {
         return args.size();
     }
 
-    boolean isVar(int i) {
-        return i < args.size() && args.get(i) instanceof Variable;
-    }
-
     boolean isScalar(int i) {
         Object o = i < args.size() ? args.get(i) : null;
         return o instanceof Number || o instanceof Boolean;

@@ -42,7 +42,8 @@ public final class Safetensors {
             case FLOAT32: return "F32";
             case FLOAT64: return "F64";
             case INT64: return "I64";
-            default: return "BOOL";
+            case BOOL: return "BOOL";
+            default: throw new IllegalArgumentException("safetensors: no dtype code for " + t);
         }
     }
 

@@ -54,16 +54,7 @@ public class Adam extends Optimizer {
         double bc1 = 1 - Math.pow(beta1, t);
         double bc2Sqrt = Math.sqrt(1 - Math.pow(beta2, t));
         double l2 = decoupled ? 0 : weightDecay;
-        if (FusedOps.adamApplies(p, grad, m, v)) {
-            // One pass with no temporaries; the same arithmetic as the ops below, in float32.
-            FusedOps.adam(p, grad, m, v, beta1, beta2, l2, lr / bc1, bc2Sqrt, eps);
-            return;
-        }
-        Tensor g = l2 != 0 ? grad.add(p, l2) : grad;
-        m.muli(beta1).addi(g, 1 - beta1);
-        v.muli(beta2).addcmuli(g, g, 1 - beta2);
-        Tensor denom = v.sqrt().div(bc2Sqrt).add(eps);
-        p.addcdivi(m, denom, -lr / bc1);
+        FusedOps.adam(p, grad, m, v, beta1, beta2, l2, lr / bc1, bc2Sqrt, eps);
     }
 
     @Override
