@@ -252,6 +252,11 @@ public interface PointwiseMethods<T extends ArrayOps<T>> extends ArrayCore<T> {
         return unary(UnaryOp.ERF);
     }
 
+    /** {@code F.softplus(x)}: {@code log(1 + e^x)}, a smooth ReLU; x itself above 20, as PyTorch. */
+    default T softplus() {
+        return unary(UnaryOp.SOFTPLUS);
+    }
+
     default T floor() {
         return unary(UnaryOp.FLOOR);
     }

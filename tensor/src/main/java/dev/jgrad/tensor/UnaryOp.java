@@ -51,6 +51,9 @@ public enum UnaryOp {
     RECIPROCAL("reciprocal", Domain.FLOAT, x -> 1.0 / x, Saves.OUTPUT, (g, x, y) -> g.mul(y.square()).neg()),
     ERF("erf", Domain.FLOAT, MathFns::erf, Saves.INPUT,
             (g, x, y) -> g.mul(x.square().neg().exp().mul(MathFns.TWO_OVER_SQRT_PI))),
+    /** {@code F.softplus} with beta 1 and threshold 20: {@code log(1 + e^x)}, and x itself above 20. */
+    SOFTPLUS("softplus", Domain.FLOAT, x -> x > 20 ? x : Math.log1p(Math.exp(x)), Saves.INPUT,
+            (g, x, y) -> Tensor.where(x.gt(20.0), g, g.mul(x.sigmoid()))),
     FLOOR("floor", Domain.ANY, Math::floor, Saves.NOTHING, (g, x, y) -> Tensor.zerosLike(g)),
     LOGICAL_NOT("logical_not", Domain.PREDICATE, x -> x == 0.0 ? 1.0 : 0.0, Saves.NOTHING, null),
     ISNAN("isnan", Domain.PREDICATE, x -> Double.isNaN(x) ? 1.0 : 0.0, Saves.NOTHING, null);
