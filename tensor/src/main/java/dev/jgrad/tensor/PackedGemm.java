@@ -88,8 +88,8 @@ final class PackedGemm {
     /**
      * A product small enough to skip packing B: whole slivers of B are read in place, by rows, and only
      * the sliver cut by the right edge is packed (zero-padded). Each sliver of A is packed before use
-     * (mr x k floats, cheap): the micro-kernel then reads A at strides the JIT sees as constants, which
-     * ran it about twice as fast as broadcasting from mr rows of A in place. Row slivers are shared
+     * (mr x k floats, cheap): the micro-kernel then reads A at strides the JIT sees as constants instead of
+     * broadcasting from mr rows of A in place. Row slivers are shared
      * among the threads.
      */
     static void direct(MicroKernel kernel, int n, int k, int p, float[] a, int ao, int ars, int acs, float[] b, int bo, int brs,

@@ -508,12 +508,11 @@ final class Reduce {
 
     /**
      * Softmax over the rows of a contiguous float32 tensor, on several threads, with the result's
-     * allocation overlapped. A new array costs the calling thread about 0.1 ms per MB (the JVM zeroes
-     * it in memory the cache has not seen): meanwhile the other threads work out each row's maximum and
-     * sum of exponentials, and the caller joins them when it is done. A second pass writes
-     * e^(x - max) / sum. Each exponential is computed twice, and the result comes about a quarter
-     * sooner (W4: 0.235 -> 0.18 ms). Writing whole rows as soon as the result exists was no faster.
-     * The numbers are those of the one-thread path, bit for bit.
+     * allocation overlapped: the JVM zeroes a new array on the calling thread, in memory the cache has
+     * not seen, and meanwhile the other threads work out each row's maximum and sum of exponentials; the
+     * caller joins them when it is done. A second pass writes e^(x - max) / sum, so each exponential is
+     * computed twice, which costs less than the wait it hides. The numbers are those of the one-thread
+     * path, bit for bit.
      */
     private static Tensor softmaxRowsOverlapped(Tensor x, int len, boolean log) {
         int rows = x.numel() / len;

@@ -2,8 +2,8 @@ package dev.jgrad.tensor;
 
 /**
  * The plain-Java micro-kernel, the fallback where the Vector API is not available, and the reference the
- * vector kernel is tested against. A 4 x 8 tile, accumulated in a per-thread buffer (a new one per
- * tile is garbage the collector must sweep: kilobytes per product).
+ * vector kernel is tested against. A 4 x 8 tile, accumulated in a per-thread buffer so that a
+ * product makes no garbage per tile.
  */
 final class ScalarMicroKernel implements MicroKernel {
     static final int MR = 4;

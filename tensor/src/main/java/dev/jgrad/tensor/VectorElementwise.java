@@ -13,8 +13,8 @@ import jdk.incubator.vector.VectorSpecies;
  * <p>Results must not depend on when the JIT compiles a loop: the same seed gives the same numbers. So
  * only correctly rounded operations are used (add, mul, div, sqrt, fma, conversions), never the JDK's
  * vectorised transcendental functions, whose compiled and interpreted forms round differently; and sums
- * reduce their lanes in a fixed order. {@link #exp} is computed here from those operations, some fifty
- * times faster than {@code Math.exp} one element at a time.
+ * reduce their lanes in a fixed order. {@link #exp} is computed here from those operations, many lanes
+ * at a time instead of {@code Math.exp} one element at a time.
  */
 final class VectorElementwise {
     static final VectorSpecies<Float> S = FloatVector.SPECIES_PREFERRED;
@@ -314,7 +314,7 @@ final class VectorElementwise {
         }
     }
 
-    /** Each thread's buffer for {@link #addLanes}: a new one per call was 80 bytes of garbage per row summed. */
+    /** Each thread's buffer for {@link #addLanes}, so that summing a row allocates nothing. */
     private static final ThreadLocal<float[]> LANES = ThreadLocal.withInitial(() -> new float[L]);
 
     /** The lanes' sum in lane order, the same whether the JIT compiled the caller or not. */
@@ -353,9 +353,9 @@ final class VectorElementwise {
 
     /** Softmax (or log-softmax) of a unit-stride row of n floats into a unit-stride row. */
     static void softmaxRow(float[] a, int ao, float[] o, int oo, int n, boolean log) {
-        // Each pass is a method of its own: compiled as one, the passes ran 4x slower in some JVMs
-        // (whichever the JIT compiled first), not in others. The last pass has its own small loops,
-        // not binaryScalar's: called here, that switch over ops made the row 3x slower in a third of JVMs.
+        // Each pass is a method of its own, so that the JIT compiles each loop on its own terms rather
+        // than one method whose speed depends on which loop it compiled first; the last pass has its own
+        // small loops rather than binaryScalar's switch over ops, for the same reason (README, performance).
         float m = max(a, ao, n);
         // e^(x - m) into o (a log-softmax overwrites it) and its sum, in one pass.
         double sum = expShifted(a, ao, o, oo, n, m, 1f);

@@ -11,8 +11,8 @@ import jdk.incubator.vector.VectorSpecies;
  *
  * <p>A is always a packed sliver, and B either a packed sliver or rows read in place: one method for
  * each, so that every address is {@code base + k * stride + constant} with as many strides as possible
- * known to the JIT. A kernel that took A's strides as arguments ran at half the speed (and its speed
- * depended on the JVM run), the bounds checks of twelve strided reads staying in the loop.
+ * known to the JIT: with A's strides as arguments, the bounds checks of twelve strided reads would stay
+ * in the loop.
  *
  * <p>(Generated once with a small script and kept as source: the accumulators must be separate locals.)
  */
