@@ -98,4 +98,24 @@ class AttentionMaskTest {
                 () -> mha.forward(x, padding().view(B, 1, 1, T), false));
         assertTrue(e.getMessage().startsWith("key_padding_mask must be bool (B, S) = [2, 5]"), e.getMessage());
     }
+
+    /** A float mask is added to the scores, in the functional form and in the module: both go through one implementation. */
+    @Test
+    void aFloatMaskIsAddedToTheScores() {
+        Variable q = Variable.of(Tensor.randn(gen, B, 2, T, 4));
+        Variable k = Variable.of(Tensor.randn(gen, B, 2, T, 4));
+        Variable v = Variable.of(Tensor.randn(gen, B, 2, T, 3));
+        Tensor bias = Tensor.randn(gen, T, T);
+        Tensor got = Attention.scaledDotProduct(q, k, v, bias, false, Double.NaN).data();
+        Tensor expected = q.data().matmul(k.data().mT()).mul(0.5).add(bias).softmax(-1).matmul(v.data());
+        assertArrayEquals(expected.toFloatArray(), got.toFloatArray(), 1e-6f);
+        // -inf in a float mask hides what true hides in a bool one.
+        Tensor hidden = Attention.causalMask(T, T);
+        Tensor asFloat = Tensor.zeros(T, T).maskedFill(hidden, Double.NEGATIVE_INFINITY);
+        assertArrayEquals(Attention.scaledDotProduct(q, k, v, hidden, false, Double.NaN).data().toFloatArray(),
+                Attention.scaledDotProduct(q, k, v, asFloat, false, Double.NaN).data().toFloatArray(), 1e-6f);
+        Variable x = Variable.of(Tensor.randn(gen, B, T, E));
+        assertArrayEquals(mha.forward(x, x, x, padding(), hidden, false).data().toFloatArray(),
+                mha.forward(x, x, x, padding(), asFloat, false).data().toFloatArray(), 1e-6f);
+    }
 }
