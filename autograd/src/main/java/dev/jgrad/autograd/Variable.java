@@ -350,6 +350,11 @@ public class Variable implements ArrayOps<Variable> {
         return ViewOps.flip(this, dims);
     }
 
+    @Override
+    public Variable pad(int[] pad, double value) {
+        return ViewOps.pad(this, pad, value);
+    }
+
     /** A copy with its own storage, still connected to the graph (unlike {@link #detach()}). */
     @Override
     public Variable clone() {

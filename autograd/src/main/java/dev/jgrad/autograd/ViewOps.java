@@ -97,6 +97,20 @@ final class ViewOps {
         return z;
     }
 
+    /** Constant padding: the gradient is padded back the other way, which crops what was added and zero-fills what was cropped. */
+    static Variable pad(Variable x, int[] pad, double value) {
+        Tensor y = x.data.pad(pad, value);
+        int[] back = new int[pad.length];
+        for (int i = 0; i < pad.length; i++) {
+            back[i] = -pad[i];
+        }
+        Op op = Op.of("pad", y, x);
+        if (!Double.isFinite(value)) {
+            op.allowNonFinite();
+        }
+        return op.backward((g, n) -> new Tensor[] {g.pad(back, 0.0)});
+    }
+
     /** contiguous and clone: a copy whose gradient passes through. */
     static Variable copy(String name, Variable x) {
         Tensor y = x.data.clone();

@@ -17,6 +17,7 @@ import java.util.Map;
  */
 public abstract class Module {
     private final Map<String, Parameter> parameters = new LinkedHashMap<>();
+    private final Map<String, Tensor> buffers = new LinkedHashMap<>();
     private final Map<String, Module> children = new LinkedHashMap<>();
     private boolean training = true;
 
@@ -29,6 +30,18 @@ public abstract class Module {
         return p;
     }
 
+    /**
+     * Registers a buffer: state that is saved and loaded with the parameters but not learned, such as batch
+     * norm's running statistics ({@code register_buffer}). The module updates it in place.
+     */
+    protected Tensor registerBuffer(String name, Tensor t) {
+        checkName(name);
+        if (t != null) {
+            buffers.put(name, t);
+        }
+        return t;
+    }
+
     protected <M extends Module> M registerModule(String name, M m) {
         checkName(name);
         children.put(name, m);
@@ -39,7 +52,7 @@ public abstract class Module {
         if (name.isEmpty() || name.contains(".")) {
             throw new IllegalArgumentException("a parameter or module name must be non-empty and without '.', got '" + name + "'");
         }
-        if (parameters.containsKey(name) || children.containsKey(name)) {
+        if (parameters.containsKey(name) || buffers.containsKey(name) || children.containsKey(name)) {
             throw new IllegalArgumentException("'" + name + "' is already registered in " + getClass().getSimpleName());
         }
     }
@@ -110,28 +123,57 @@ public abstract class Module {
         return n;
     }
 
-    /** Parameter values by name (shared with the module, not copied). */
-    public Map<String, Tensor> stateDict() {
+    /** Buffers by their dotted names, as {@code named_buffers()}. */
+    public Map<String, Tensor> namedBuffers() {
         Map<String, Tensor> out = new LinkedHashMap<>();
-        for (Map.Entry<String, Parameter> e : namedParameters().entrySet()) {
-            out.put(e.getKey(), e.getValue().data());
-        }
+        collectBuffers("", out);
         return out;
     }
 
+    private void collectBuffers(String prefix, Map<String, Tensor> out) {
+        buffers.forEach((k, v) -> out.put(prefix + k, v));
+        children.forEach((k, m) -> m.collectBuffers(prefix + k + ".", out));
+    }
+
     /**
-     * Copies values into the parameters by name. Every name, shape and dtype is checked before anything is
-     * copied, so a state dict that does not fit leaves the module as it was; the error lists every
-     * missing, unexpected and mismatched entry.
+     * Parameter and buffer values by name (shared with the module, not copied), in PyTorch's order: each
+     * module's own parameters, then its buffers, then its submodules'.
+     */
+    public Map<String, Tensor> stateDict() {
+        Map<String, Tensor> out = new LinkedHashMap<>();
+        collectState("", out, new IdentityHashMap<>());
+        return out;
+    }
+
+    private void collectState(String prefix, Map<String, Tensor> out, Map<Parameter, Boolean> seen) {
+        for (Map.Entry<String, Parameter> e : parameters.entrySet()) {
+            if (seen.put(e.getValue(), Boolean.TRUE) == null) {
+                out.put(prefix + e.getKey(), e.getValue().data());
+            }
+        }
+        buffers.forEach((k, v) -> out.put(prefix + k, v));
+        children.forEach((k, m) -> m.collectState(prefix + k + ".", out, seen));
+    }
+
+    /**
+     * Copies values into the parameters and buffers by name. Every name, shape and dtype is checked before
+     * anything is copied, so a state dict that does not fit leaves the module as it was; the error lists
+     * every missing, unexpected and mismatched entry. A missing {@code num_batches_tracked} (checkpoints
+     * from before PyTorch 0.4.1 lack it) counts as 0, as PyTorch's batch norm does.
      */
     public void loadStateDict(Map<String, Tensor> state) {
-        Map<String, Parameter> named = namedParameters();
+        if (state == null) {
+            throw new StateDictException("loadStateDict: the state dict is null");
+        }
+        Map<String, Tensor> own = stateDict();
         List<String> problems = new ArrayList<>();
-        for (Map.Entry<String, Parameter> e : named.entrySet()) {
+        for (Map.Entry<String, Tensor> e : own.entrySet()) {
             Tensor t = state.get(e.getKey());
-            Tensor have = e.getValue().data();
+            Tensor have = e.getValue();
             if (t == null) {
-                problems.add("missing: " + e.getKey() + " (" + have.dtype() + " " + Shape.str(have.shape()) + ")");
+                if (!e.getKey().endsWith("num_batches_tracked")) {
+                    problems.add("missing: " + e.getKey() + " (" + have.dtype() + " " + Shape.str(have.shape()) + ")");
+                }
             } else if (!java.util.Arrays.equals(t.shape(), have.shape())) {
                 problems.add("shape mismatch for " + e.getKey() + ": the file has " + Shape.str(t.shape())
                         + ", the model " + Shape.str(have.shape()));
@@ -140,7 +182,7 @@ public abstract class Module {
             }
         }
         for (String k : state.keySet()) {
-            if (!named.containsKey(k)) {
+            if (!own.containsKey(k)) {
                 problems.add("unexpected: " + k);
             }
         }
@@ -148,8 +190,13 @@ public abstract class Module {
             throw new StateDictException("Error(s) in loading state_dict for " + getClass().getSimpleName() + ":\n  "
                     + String.join("\n  ", problems));
         }
-        for (Map.Entry<String, Parameter> e : named.entrySet()) {
-            e.getValue().data().copyFrom(state.get(e.getKey()));
+        for (Map.Entry<String, Tensor> e : own.entrySet()) {
+            Tensor t = state.get(e.getKey());
+            if (t == null) {
+                e.getValue().zero();
+            } else {
+                e.getValue().copyFrom(t);
+            }
         }
     }
 

@@ -563,6 +563,11 @@ public final class Tensor implements ArrayOps<Tensor> {
     }
 
     @Override
+    public Tensor pad(int[] pad, double value) {
+        return Padding.constant(this, pad, value);
+    }
+
+    @Override
     public Tensor clone() {
         Tensor out = zeros(dtype(), shape);
         Elementwise.copy(this, out);

@@ -52,8 +52,19 @@ public interface ViewMethods<T extends ArrayOps<T>> extends ArrayCore<T> {
     /** A copy reversed along {@code dims}. */
     T flip(int... dims);
 
+    /**
+     * {@code F.pad(x, pad, value=value)}, constant mode: {@code pad} holds (before, after) pairs from the last
+     * dim backwards, {@code [left, right, top, bottom]} for an image; negative amounts crop. A copy.
+     */
+    T pad(int[] pad, double value);
+
     /** A contiguous copy with its own storage (connected to the graph, unlike a detach). */
     T clone();
+
+    /** Zero padding: {@code pad(pad, 0)}. */
+    default T pad(int... pad) {
+        return pad(pad, 0.0);
+    }
 
     /** This value where it is already contiguous, else a contiguous copy. */
     default T contiguous() {

@@ -23,6 +23,7 @@ public final class ConformanceRunner {
     public ConformanceRunner() {
         ops.putAll(CoreOps.table());
         ops.putAll(NnOps.table());
+        ops.putAll(LayerOps.table());
     }
 
     /** Counts of results by status. */

@@ -1,0 +1,200 @@
+package dev.jgrad.nn;
+
+import dev.jgrad.autograd.Variable;
+import dev.jgrad.tensor.Shape;
+import dev.jgrad.tensor.ShapeException;
+
+import java.util.Arrays;
+
+/**
+ * {@code F.conv1d} and {@code F.conv2d} (stride, padding, dilation, groups), composed of differentiable
+ * ops as im2col: zero padding, {@code unfold} along each spatial dim (a view of every window), one copy
+ * of the windows into rows, and one matrix product with the weight. The gradients come from those ops'
+ * own rules: the product's, then unfold's, which adds each window's gradient back where it was read.
+ */
+public final class Convolution {
+    private Convolution() {
+    }
+
+    /** {@code F.conv1d(x, w, b)}: x {@code (N, C, L)} or {@code (C, L)}, w {@code (OC, C / groups, K)}, b {@code (OC)} or null. */
+    public static Variable conv1d(Variable x, Variable w, Variable b, int stride, int padding, int dilation, int groups) {
+        return conv(x, w, b, new int[] {stride}, new int[] {padding}, new int[] {dilation}, groups, 1);
+    }
+
+    /** {@code F.conv2d(x, w, b)}: x {@code (N, C, H, W)} or {@code (C, H, W)}, w {@code (OC, C / groups, KH, KW)}, b {@code (OC)} or null. */
+    public static Variable conv2d(Variable x, Variable w, Variable b, int[] stride, int[] padding, int[] dilation, int groups) {
+        return conv(x, w, b, stride, padding, dilation, groups, 2);
+    }
+
+    /** A convolution over the last {@code k} dims of a batched {@code (N, C, *spatial)} or unbatched input. */
+    static Variable conv(Variable x, Variable w, Variable b, int[] stride, int[] padding, int[] dilation, int groups, int k) {
+        String name = "conv" + k + "d";
+        if (x.dim() != k + 1 && x.dim() != k + 2) {
+            throw new ShapeException("Expected " + (k + 1) + "D (unbatched) or " + (k + 2) + "D (batched) input to " + name
+                    + ", but got input of size: " + Shape.str(x.shape()));
+        }
+        if (x.dim() == k + 1) {
+            return conv(x.unsqueeze(0), w, b, stride, padding, dilation, groups, k).squeeze(0);
+        }
+        checkParams(name, k, stride, padding, dilation);
+        int[] xs = x.shape();
+        int[] ws = w.shape();
+        if (ws.length != k + 2) {
+            throw new ShapeException(name + ": expected a " + (k + 2) + "-d weight (out_channels, in_channels / groups, "
+                    + (k == 1 ? "kernel" : "kH, kW") + "), got weight of size " + Shape.str(ws));
+        }
+        if (groups <= 0) {
+            throw new IllegalArgumentException("non-positive groups is not supported, got groups=" + groups);
+        }
+        int n = xs[0];
+        int c = xs[1];
+        int oc = ws[0];
+        if (oc % groups != 0) {
+            throw new ShapeException("Given groups=" + groups + ", expected weight to be divisible by " + groups
+                    + " at dimension 0, but got weight of size " + Shape.str(ws) + " instead");
+        }
+        if (c != ws[1] * groups) {
+            throw new ShapeException("Given groups=" + groups + ", weight of size " + Shape.str(ws) + ", expected input"
+                    + Shape.str(xs) + " to have " + ws[1] * groups + " channels, but got " + c + " channels instead");
+        }
+        if (b != null && (b.dim() != 1 || b.size(0) != oc)) {
+            throw new ShapeException(name + ": expected a bias of shape [" + oc + "], got " + Shape.str(b.shape()));
+        }
+        int[] kernel = Arrays.copyOfRange(ws, 2, k + 2);
+        int[] out = outputSize(xs, kernel, stride, padding, dilation, k);
+        Variable cols = windows(x.pad(padPairs(padding)), kernel, stride, dilation, k);
+        // cols: (N, C, *out, *kernel)
+        int positions = 1;
+        for (int o : out) {
+            positions *= o;
+        }
+        int per = ws[1];
+        for (int kk : kernel) {
+            per *= kk;
+        }
+        int[] outShape = new int[k + 2];
+        outShape[0] = n;
+        outShape[1] = oc;
+        System.arraycopy(out, 0, outShape, 2, k);
+        if (groups == 1) {
+            // rows (N * positions, C * prod(kernel)) times the weight (OC, C * prod(kernel))^T, then to (N, OC, *out)
+            Variable rows = cols.permute(rowOrder(k, false)).reshape(n * positions, per);
+            Variable y = Variable.linear(rows, w.reshape(oc, per), b);
+            return y.reshape(n, positions, oc).transpose(1, 2).reshape(outShape);
+        }
+        int cg = c / groups;
+        int ocg = oc / groups;
+        int[] grouped = new int[2 * k + 3];
+        grouped[0] = n;
+        grouped[1] = groups;
+        grouped[2] = cg;
+        int[] cs = cols.shape();
+        System.arraycopy(cs, 2, grouped, 3, 2 * k);
+        // (G, N * positions, Cg * prod(kernel)) @ (G, Cg * prod(kernel), OCg) -> (G, N, positions, OCg) -> (N, OC, *out)
+        Variable rows = cols.view(grouped).permute(rowOrder(k, true)).reshape(groups, n * positions, per);
+        Variable y = rows.matmul(w.reshape(groups, ocg, per).mT());
+        Variable r = y.reshape(groups, n, positions, ocg).permute(1, 0, 3, 2).reshape(outShape);
+        if (b != null) {
+            int[] bs = new int[k + 2];
+            Arrays.fill(bs, 1);
+            bs[1] = oc;
+            r = r.add(b.view(bs));
+        }
+        return r;
+    }
+
+    /** The windows of x {@code (N, C, *spatial)}: {@code (N, C, *out, *kernel)}, a view (dilation takes every d-th element). */
+    static Variable windows(Variable x, int[] kernel, int[] stride, int[] dilation, int k) {
+        Variable u = x;
+        for (int i = 0; i < k; i++) {
+            int span = dilation[i] * (kernel[i] - 1) + 1;
+            u = u.unfold(2 + i, span, stride[i]);
+            if (dilation[i] > 1) {
+                u = u.slice(u.dim() - 1, 0, span, dilation[i]);
+            }
+        }
+        return u;
+    }
+
+    /**
+     * The permutation of {@code (N, C, *out, *kernel)} (grouped: {@code (N, G, Cg, *out, *kernel)}) that puts
+     * each output position's window in one row: {@code (N, *out, C, *kernel)} (grouped: {@code (G, N, *out, Cg, *kernel)}).
+     */
+    private static int[] rowOrder(int k, boolean grouped) {
+        int[] p = new int[2 * k + (grouped ? 3 : 2)];
+        int i = 0;
+        if (grouped) {
+            p[i++] = 1;
+            p[i++] = 0;
+            for (int d = 0; d < k; d++) {
+                p[i++] = 3 + d;
+            }
+            p[i++] = 2;
+            for (int d = 0; d < k; d++) {
+                p[i++] = 3 + k + d;
+            }
+        } else {
+            p[i++] = 0;
+            for (int d = 0; d < k; d++) {
+                p[i++] = 2 + d;
+            }
+            p[i++] = 1;
+            for (int d = 0; d < k; d++) {
+                p[i++] = 2 + k + d;
+            }
+        }
+        return p;
+    }
+
+    /** The output sizes, or PyTorch's error where the (dilated) kernel is larger than the padded input. */
+    static int[] outputSize(int[] xs, int[] kernel, int[] stride, int[] padding, int[] dilation, int k) {
+        int[] out = new int[k];
+        boolean tooBig = false;
+        for (int i = 0; i < k; i++) {
+            long padded = (long) xs[2 + i] + 2L * padding[i];
+            long span = (long) dilation[i] * (kernel[i] - 1) + 1;
+            tooBig |= span > padded;
+            out[i] = tooBig ? 0 : (int) ((padded - span) / stride[i] + 1);
+        }
+        if (tooBig) {
+            StringBuilder in = new StringBuilder();
+            StringBuilder ks = new StringBuilder();
+            for (int i = 0; i < k; i++) {
+                in.append(i == 0 ? "" : " x ").append((long) xs[2 + i] + 2L * padding[i]);
+                ks.append(i == 0 ? "" : " x ").append((long) dilation[i] * (kernel[i] - 1) + 1);
+            }
+            throw new ShapeException("Calculated padded input size per channel: (" + in + "). Kernel size: (" + ks
+                    + "). Kernel size can't be greater than actual input size");
+        }
+        return out;
+    }
+
+    /** {@code F.pad}'s argument for symmetric padding of the last k dims: (last before, last after, ...). */
+    static int[] padPairs(int[] padding) {
+        int k = padding.length;
+        int[] p = new int[2 * k];
+        for (int i = 0; i < k; i++) {
+            p[2 * i] = padding[k - 1 - i];
+            p[2 * i + 1] = padding[k - 1 - i];
+        }
+        return p;
+    }
+
+    static void checkParams(String name, int k, int[] stride, int[] padding, int[] dilation) {
+        if (stride.length != k || padding.length != k || dilation.length != k) {
+            throw new IllegalArgumentException(name + ": stride, padding and dilation need " + k + " values each, got "
+                    + Arrays.toString(stride) + ", " + Arrays.toString(padding) + ", " + Arrays.toString(dilation));
+        }
+        for (int i = 0; i < k; i++) {
+            if (stride[i] <= 0) {
+                throw new IllegalArgumentException(name + ": non-positive stride is not supported, got " + Arrays.toString(stride));
+            }
+            if (padding[i] < 0) {
+                throw new IllegalArgumentException(name + ": negative padding is not supported, got " + Arrays.toString(padding));
+            }
+            if (dilation[i] <= 0) {
+                throw new IllegalArgumentException(name + ": dilation should be greater than zero, got " + Arrays.toString(dilation));
+            }
+        }
+    }
+}

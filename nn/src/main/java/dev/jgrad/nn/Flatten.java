@@ -1,0 +1,28 @@
+package dev.jgrad.nn;
+
+import dev.jgrad.autograd.Variable;
+
+/** {@code nn.Flatten(start_dim=1, end_dim=-1)}: a batch of feature maps to a batch of vectors. */
+public class Flatten extends Layer {
+    private final int startDim;
+    private final int endDim;
+
+    public Flatten() {
+        this(1, -1);
+    }
+
+    public Flatten(int startDim, int endDim) {
+        this.startDim = startDim;
+        this.endDim = endDim;
+    }
+
+    @Override
+    public Variable forward(Variable x) {
+        return x.flatten(startDim, endDim);
+    }
+
+    @Override
+    protected String extraRepr() {
+        return "start_dim=" + startDim + ", end_dim=" + endDim;
+    }
+}

@@ -1,0 +1,99 @@
+package dev.jgrad.nn;
+
+import dev.jgrad.autograd.Variable;
+import dev.jgrad.tensor.Shape;
+import dev.jgrad.tensor.ShapeException;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One layer of {@code nn.LSTM} and {@code nn.GRU} (batch_first), with PyTorch's weights and gate order,
+ * composed of differentiable ops. The input projection of every time step is one matrix product; each
+ * step then adds the hidden projection and applies the gates.
+ */
+public final class Recurrent {
+    private Recurrent() {
+    }
+
+    /** The outputs of a layer: {@code y (B, T, H)}, the last hidden state {@code h (B, H)} and, for an LSTM, the last cell state. */
+    public record State(Variable output, Variable hidden, Variable cell) {
+    }
+
+    /**
+     * One LSTM layer over {@code x (B, T, In)} from {@code h0}, {@code c0 (B, H)}: gates i, f, g, o, in that
+     * order in {@code wIh (4H, In)}, {@code wHh (4H, H)} and the biases {@code (4H)} (which may be null).
+     * {@code c' = f c + i g}, {@code h' = o tanh(c')}.
+     */
+    public static State lstm(Variable x, Variable h0, Variable c0, Variable wIh, Variable wHh, Variable bIh, Variable bHh) {
+        int hidden = wHh.size(1);
+        check("lstm", x, h0, wIh, wHh, 4, hidden);
+        checkState("lstm", "c0", c0, x.size(0), hidden);
+        Variable projected = project(x, wIh, bIh, bHh);
+        Variable h = h0;
+        Variable c = c0;
+        List<Variable> outs = new ArrayList<>(x.size(1));
+        for (int t = 0; t < x.size(1); t++) {
+            Variable gates = projected.select(1, t).add(h.matmul(wHh.t()));
+            List<Variable> q = gates.chunk(4, 1);
+            Variable i = q.get(0).sigmoid();
+            Variable f = q.get(1).sigmoid();
+            Variable g = q.get(2).tanh();
+            Variable o = q.get(3).sigmoid();
+            c = f.mul(c).add(i.mul(g));
+            h = o.mul(c.tanh());
+            outs.add(h);
+        }
+        return new State(Variable.stack(outs, 1), h, c);
+    }
+
+    /**
+     * One GRU layer over {@code x (B, T, In)} from {@code h0 (B, H)}: gates r, z, n in that order.
+     * {@code n = tanh(W_in x + b_in + r (W_hn h + b_hn))}, {@code h' = (1 - z) n + z h}.
+     */
+    public static State gru(Variable x, Variable h0, Variable wIh, Variable wHh, Variable bIh, Variable bHh) {
+        int hidden = wHh.size(1);
+        check("gru", x, h0, wIh, wHh, 3, hidden);
+        Variable projected = project(x, wIh, bIh, null);
+        Variable h = h0;
+        List<Variable> outs = new ArrayList<>(x.size(1));
+        for (int t = 0; t < x.size(1); t++) {
+            List<Variable> xi = projected.select(1, t).chunk(3, 1);
+            List<Variable> hh = Variable.linear(h, wHh, bHh).chunk(3, 1);
+            Variable r = xi.get(0).add(hh.get(0)).sigmoid();
+            Variable z = xi.get(1).add(hh.get(1)).sigmoid();
+            Variable n = xi.get(2).add(r.mul(hh.get(2))).tanh();
+            h = n.add(z.mul(h.sub(n)));
+            outs.add(h);
+        }
+        return new State(Variable.stack(outs, 1), h, null);
+    }
+
+    /** {@code x W_ih^T + b_ih (+ b_hh)} for every step at once: {@code (B, T, G H)}. */
+    private static Variable project(Variable x, Variable wIh, Variable bIh, Variable bHh) {
+        Variable bias = bIh == null ? bHh : (bHh == null ? bIh : bIh.add(bHh));
+        return Variable.linear(x, wIh, bias);
+    }
+
+    private static void check(String name, Variable x, Variable h0, Variable wIh, Variable wHh, int gates, int hidden) {
+        if (x.dim() != 3) {
+            throw new ShapeException(name + ": expected a batch_first input (B, T, input_size), got " + Shape.str(x.shape()));
+        }
+        if (wIh.dim() != 2 || wIh.size(0) != gates * hidden || wIh.size(1) != x.size(2)) {
+            throw new ShapeException(name + ": input.size(-1) must be equal to input_size, and weight_ih must be (" + gates
+                    + " * hidden_size, input_size) = [" + gates * hidden + ", " + x.size(2) + "]; got weight_ih "
+                    + Shape.str(wIh.shape()) + " for input " + Shape.str(x.shape()));
+        }
+        if (wHh.dim() != 2 || wHh.size(0) != gates * hidden) {
+            throw new ShapeException(name + ": weight_hh must be (" + gates + " * hidden_size, hidden_size), got " + Shape.str(wHh.shape()));
+        }
+        checkState(name, "h0", h0, x.size(0), hidden);
+    }
+
+    private static void checkState(String name, String what, Variable s, int batch, int hidden) {
+        if (s.dim() != 2 || s.size(0) != batch || s.size(1) != hidden) {
+            throw new ShapeException(name + ": expected " + what + " of size [" + batch + ", " + hidden + "] (batch, hidden_size), got "
+                    + Shape.str(s.shape()));
+        }
+    }
+}

@@ -1,0 +1,125 @@
+package dev.jgrad.nn;
+
+import dev.jgrad.autograd.GradCheck;
+import dev.jgrad.autograd.Variable;
+import dev.jgrad.tensor.DType;
+import dev.jgrad.tensor.Generator;
+import dev.jgrad.tensor.ShapeException;
+import dev.jgrad.tensor.Tensor;
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Convolution against a direct loop over random geometries, gradients against central differences. */
+class ConvolutionTest {
+    /** The definition: y[n, o, i, j] = b[o] + sum over the group's channels and the kernel of x_padded * w. */
+    static double[] naiveConv2d(Tensor x, Tensor w, Tensor b, int[] s, int[] p, int[] d, int groups, int[] outShape) {
+        int n = x.size(0), c = x.size(1), h = x.size(2), wd = x.size(3);
+        int oc = w.size(0), cg = w.size(1), kh = w.size(2), kw = w.size(3);
+        int oh = outShape[2], ow = outShape[3];
+        double[] y = new double[n * oc * oh * ow];
+        int ocg = oc / groups;
+        for (int a = 0; a < n; a++) {
+            for (int o = 0; o < oc; o++) {
+                int g = o / ocg;
+                for (int i = 0; i < oh; i++) {
+                    for (int j = 0; j < ow; j++) {
+                        double acc = b == null ? 0 : b.getDouble(o);
+                        for (int ci = 0; ci < cg; ci++) {
+                            for (int u = 0; u < kh; u++) {
+                                for (int v = 0; v < kw; v++) {
+                                    int r = i * s[0] - p[0] + u * d[0];
+                                    int q = j * s[1] - p[1] + v * d[1];
+                                    if (r >= 0 && r < h && q >= 0 && q < wd) {
+                                        acc += x.getDouble(a, g * cg + ci, r, q) * w.getDouble(o, ci, u, v);
+                                    }
+                                }
+                            }
+                        }
+                        y[((a * oc + o) * oh + i) * ow + j] = acc;
+                    }
+                }
+            }
+        }
+        return y;
+    }
+
+    @Test
+    void conv2dMatchesTheDefinitionOverRandomGeometries() {
+        Generator gen = new Generator(7);
+        for (int trial = 0; trial < 40; trial++) {
+            int groups = 1 + gen.nextInt(3);
+            int cg = 1 + gen.nextInt(3);
+            int ocg = 1 + gen.nextInt(3);
+            int[] k = {1 + gen.nextInt(3), 1 + gen.nextInt(4)};
+            int[] s = {1 + gen.nextInt(3), 1 + gen.nextInt(2)};
+            int[] d = {1 + gen.nextInt(2), 1 + gen.nextInt(3)};
+            int[] p = {gen.nextInt(3), gen.nextInt(2)};
+            int h = d[0] * (k[0] - 1) + 1 + gen.nextInt(5);
+            int w = d[1] * (k[1] - 1) + 1 + gen.nextInt(6);
+            int n = 1 + gen.nextInt(3);
+            Tensor x = Tensor.randn(gen, n, groups * cg, h, w).to(DType.FLOAT64);
+            Tensor wt = Tensor.randn(gen, groups * ocg, cg, k[0], k[1]).to(DType.FLOAT64);
+            Tensor b = trial % 2 == 0 ? Tensor.randn(gen, groups * ocg).to(DType.FLOAT64) : null;
+            Variable y = Convolution.conv2d(Variable.of(x), Variable.of(wt), b == null ? null : Variable.of(b), s, p, d, groups);
+            int oh = (h + 2 * p[0] - d[0] * (k[0] - 1) - 1) / s[0] + 1;
+            int ow = (w + 2 * p[1] - d[1] * (k[1] - 1) - 1) / s[1] + 1;
+            int[] shape = {n, groups * ocg, oh, ow};
+            assertArrayEquals(shape, y.shape(), "trial " + trial);
+            double[] want = naiveConv2d(x, wt, b, s, p, d, groups, shape);
+            assertArrayEquals(want, y.data().contiguous().toDoubleArray(), 1e-10, "trial " + trial);
+        }
+    }
+
+    @Test
+    void conv2dGradientsMatchCentralDifferences() {
+        Generator gen = new Generator(3);
+        Tensor x = Tensor.randn(gen, 2, 4, 5, 6);
+        Tensor w = Tensor.randn(gen, 6, 2, 3, 2);
+        Tensor b = Tensor.randn(gen, 6);
+        GradCheck.Result r = GradCheck.check(v -> Convolution.conv2d(v[0], v[1], v[2], new int[] {2, 1}, new int[] {1, 0},
+                new int[] {1, 2}, 2), x, w, b);
+        assertTrue(r.passed(), r.toString());
+    }
+
+    @Test
+    void conv1dGradientsMatchCentralDifferencesAndUnbatchedInputWorks() {
+        Generator gen = new Generator(4);
+        Tensor x = Tensor.randn(gen, 3, 4, 11);
+        Tensor w = Tensor.randn(gen, 5, 4, 3);
+        GradCheck.Result r = GradCheck.check(v -> Convolution.conv1d(v[0], v[1], null, 2, 1, 2, 1), x, w);
+        assertTrue(r.passed(), r.toString());
+        Variable batched = Convolution.conv1d(Variable.of(x), Variable.of(w), null, 1, 0, 1, 1);
+        Variable single = Convolution.conv1d(Variable.of(x.select(0, 1)), Variable.of(w), null, 1, 0, 1, 1);
+        assertArrayEquals(batched.data().select(0, 1).contiguous().toDoubleArray(), single.data().contiguous().toDoubleArray(), 1e-6);
+    }
+
+    @Test
+    void badShapesGetPyTorchsMessages() {
+        Variable x = Variable.of(Tensor.zeros(2, 3, 5, 5));
+        ShapeException channels = assertThrows(ShapeException.class,
+                () -> Convolution.conv2d(x, Variable.of(Tensor.zeros(4, 2, 3, 3)), null, new int[] {1, 1}, new int[] {0, 0}, new int[] {1, 1}, 1));
+        assertTrue(channels.getMessage().contains("expected input[2, 3, 5, 5] to have 2 channels, but got 3 channels instead"),
+                channels.getMessage());
+        ShapeException big = assertThrows(ShapeException.class,
+                () -> Convolution.conv2d(x, Variable.of(Tensor.zeros(4, 3, 6, 2)), null, new int[] {1, 1}, new int[] {0, 0}, new int[] {1, 1}, 1));
+        assertTrue(big.getMessage().contains("Kernel size: (6 x 2)"), big.getMessage());
+        assertThrows(ShapeException.class, () -> new Conv2d(3, 4, 3).forward(Variable.of(Tensor.zeros(2, 5, 5))));
+        IllegalArgumentException stride = assertThrows(IllegalArgumentException.class, () -> new Conv2d(3, 4, 3, 0, 0));
+        assertTrue(stride.getMessage().contains("stride"), stride.getMessage());
+    }
+
+    @Test
+    void conv2dModuleHasPyTorchsNamesShapesAndInitBound() {
+        Conv2d conv = new Conv2d(3, 8, new int[] {3, 5}, new int[] {1, 1}, new int[] {1, 2}, new int[] {1, 1}, 1, true, new Generator(1));
+        assertEquals(java.util.List.of("weight", "bias"), java.util.List.copyOf(conv.stateDict().keySet()));
+        assertArrayEquals(new int[] {8, 3, 3, 5}, conv.weight.shape());
+        double bound = 1 / Math.sqrt(3 * 3 * 5);
+        assertTrue(conv.weight.data().abs().amax().item() <= bound);
+        assertTrue(conv.weight.data().abs().amax().item() > 0.8 * bound);
+        assertArrayEquals(new int[] {2, 8, 7, 9}, conv.forward(Variable.of(Tensor.zeros(2, 3, 7, 9))).shape());
+    }
+}

@@ -1,0 +1,105 @@
+package dev.jgrad.nn;
+
+import dev.jgrad.autograd.GradCheck;
+import dev.jgrad.autograd.Variable;
+import dev.jgrad.tensor.DType;
+import dev.jgrad.tensor.Generator;
+import dev.jgrad.tensor.ShapeException;
+import dev.jgrad.tensor.Tensor;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** LSTM and GRU: gradients, layouts, stacking, PyTorch's parameter names. */
+class RecurrentTest {
+    @Test
+    void lstmAndGruGradientsMatchCentralDifferences() {
+        Generator gen = new Generator(12);
+        int b = 2, t = 3, in = 4, h = 5;
+        Tensor x = Tensor.randn(gen, b, t, in);
+        Tensor h0 = Tensor.randn(gen, b, h);
+        Tensor c0 = Tensor.randn(gen, b, h);
+        Tensor wih = Tensor.randn(gen, 4 * h, in).mul(0.5);
+        Tensor whh = Tensor.randn(gen, 4 * h, h).mul(0.5);
+        Tensor bih = Tensor.randn(gen, 4 * h);
+        GradCheck.Result lstm = GradCheck.check(v -> {
+            Recurrent.State s = Recurrent.lstm(v[0], v[1], v[2], v[3], v[4], v[5], null);
+            return s.output().sum(1).add(s.cell());
+        }, x, h0, c0, wih, whh, bih);
+        assertTrue(lstm.passed(), lstm.toString());
+        GradCheck.Result gru = GradCheck.check(v -> Recurrent.gru(v[0], v[1], v[2], v[3], v[4], v[5]).output(),
+                x, h0, wih.narrow(0, 0, 3 * h), whh.narrow(0, 0, 3 * h), bih.narrow(0, 0, 3 * h), bih.narrow(0, h, 3 * h));
+        assertTrue(gru.passed(), gru.toString());
+    }
+
+    @Test
+    void anLstmStepIsTheGateEquations() {
+        // one step, one unit, in = 1: gates i f g o from w_ih = [1, 2, 3, 4], w_hh = 0, no bias
+        LSTM lstm = new LSTM(1, 1, 1, false, true, 0, new Generator(1));
+        lstm.loadStateDict(java.util.Map.of("weight_ih_l0", Tensor.of(new float[] {1, 2, 3, 4}, 4, 1),
+                "weight_hh_l0", Tensor.zeros(4, 1)));
+        Recurrent.State s = lstm.forward(Variable.of(Tensor.of(new float[] {0.5f}, 1, 1, 1)));
+        double i = sig(0.5), f = sig(1.0), g = Math.tanh(1.5), o = sig(2.0);
+        double c = i * g;
+        assertEquals(c, s.cell().data().getDouble(0, 0, 0), 1e-6);
+        assertEquals(o * Math.tanh(c), s.hidden().data().getDouble(0, 0, 0), 1e-6);
+        assertEquals(f * 0 + c, s.cell().data().getDouble(0, 0, 0), 1e-6);
+    }
+
+    private static double sig(double z) {
+        return 1 / (1 + Math.exp(-z));
+    }
+
+    @Test
+    void layoutsAndLayersGiveTheShapesPyTorchGives() {
+        Generator gen = new Generator(13);
+        LSTM lstm = new LSTM(3, 5, 2, true, false, 0, gen);
+        Tensor x = Tensor.randn(gen, 7, 2, 3);
+        Recurrent.State s = lstm.forward(Variable.of(x));
+        assertArrayEquals(new int[] {7, 2, 5}, s.output().shape());
+        assertArrayEquals(new int[] {2, 2, 5}, s.hidden().shape());
+        assertArrayEquals(new int[] {2, 2, 5}, s.cell().shape());
+        // the last layer's last hidden state is the output's last step
+        assertArrayEquals(s.output().data().select(0, 6).contiguous().toDoubleArray(),
+                s.hidden().data().select(0, 1).contiguous().toDoubleArray(), 1e-7);
+        Recurrent.State single = lstm.forward(Variable.of(x.select(1, 1)));
+        assertArrayEquals(new int[] {7, 5}, single.output().shape());
+        assertArrayEquals(s.output().data().select(1, 1).contiguous().toDoubleArray(),
+                single.output().data().contiguous().toDoubleArray(), 1e-6);
+        GRU gru = new GRU(3, 4, 3, true);
+        Recurrent.State g = gru.forward(Variable.of(Tensor.randn(gen, 2, 6, 3)));
+        assertArrayEquals(new int[] {2, 6, 4}, g.output().shape());
+        assertArrayEquals(new int[] {3, 2, 4}, g.hidden().shape());
+        assertNull(g.cell());
+    }
+
+    @Test
+    void parametersHavePyTorchsNamesShapesAndInitBound() {
+        LSTM lstm = new LSTM(3, 16, 2, false);
+        assertEquals(List.of("weight_ih_l0", "weight_hh_l0", "bias_ih_l0", "bias_hh_l0",
+                "weight_ih_l1", "weight_hh_l1", "bias_ih_l1", "bias_hh_l1"), List.copyOf(lstm.stateDict().keySet()));
+        assertArrayEquals(new int[] {64, 3}, lstm.stateDict().get("weight_ih_l0").shape());
+        assertArrayEquals(new int[] {64, 16}, lstm.stateDict().get("weight_ih_l1").shape());
+        for (Tensor p : lstm.stateDict().values()) {
+            assertTrue(p.abs().amax().item() <= 0.25);
+        }
+        assertArrayEquals(new int[] {48, 16}, new GRU(3, 16).stateDict().get("weight_hh_l0").shape());
+    }
+
+    @Test
+    void badInputIsRefusedByName() {
+        LSTM lstm = new LSTM(3, 4, 1, true);
+        ShapeException size = assertThrows(ShapeException.class, () -> lstm.forward(Variable.of(Tensor.zeros(2, 5, 6))));
+        assertTrue(size.getMessage().contains("Expected 3, got 6"), size.getMessage());
+        ShapeException state = assertThrows(ShapeException.class,
+                () -> lstm.forward(Variable.of(Tensor.zeros(2, 5, 3)), Variable.of(Tensor.zeros(1, 3, 4)), Variable.of(Tensor.zeros(1, 2, 4))));
+        assertTrue(state.getMessage().contains("h0 of size [1, 2, 4]"), state.getMessage());
+        assertThrows(ShapeException.class, () -> lstm.forward(Variable.of(Tensor.zeros(DType.FLOAT32, 5))));
+    }
+}
