@@ -76,7 +76,7 @@ final class ViewOps {
      * at once) where windows outnumber their size, as in a convolution, else per window.
      */
     static Tensor unfoldBackward(Tensor g, int[] inShape, int d, int size, int step) {
-        Tensor z = Tensor.zeros(g.dtype(), inShape);
+        Tensor z = zerosInLayoutOf(g, inShape);
         if (inShape.length == 0) {
             return size == 0 ? z : g.reshape();
         }
@@ -95,6 +95,27 @@ final class ViewOps {
             }
         }
         return z;
+    }
+
+    /**
+     * Zeros of {@code shape} laid out in memory in the order of g's strides over its first dims (the windows'
+     * dims, not the window's own last dim): the adds of unfold's backward then run along rows that are
+     * contiguous in both, however the windows were permuted after the unfold (as im2col does).
+     */
+    private static Tensor zerosInLayoutOf(Tensor g, int[] shape) {
+        int n = shape.length;
+        Integer[] order = new Integer[n];
+        for (int i = 0; i < n; i++) {
+            order[i] = i;
+        }
+        java.util.Arrays.sort(order, (a, b) -> Integer.compare(g.stride(b), g.stride(a)));
+        int[] laid = new int[n];
+        int[] back = new int[n];
+        for (int i = 0; i < n; i++) {
+            laid[i] = shape[order[i]];
+            back[order[i]] = i;
+        }
+        return Tensor.zeros(g.dtype(), laid).permute(back);
     }
 
     /** Constant padding: the gradient is padded back the other way, which crops what was added and zero-fills what was cropped. */

@@ -11,6 +11,8 @@ import java.util.Arrays;
  * ops as im2col: zero padding, {@code unfold} along each spatial dim (a view of every window), one copy
  * of the windows into rows, and one matrix product with the weight. The gradients come from those ops'
  * own rules: the product's, then unfold's, which adds each window's gradient back where it was read.
+ * The columns are laid out as Caffe's im2col, {@code (C * prod(kernel), positions)} per sample, so that both
+ * the copy into them and the adds of the backward run along the output's rows.
  */
 public final class Convolution {
     private Convolution() {
@@ -63,7 +65,9 @@ public final class Convolution {
         int[] kernel = Arrays.copyOfRange(ws, 2, k + 2);
         int[] out = outputSize(xs, kernel, stride, padding, dilation, k);
         Variable cols = windows(x.pad(padPairs(padding)), kernel, stride, dilation, k);
-        // cols: (N, C, *out, *kernel)
+        // cols: (N, C, *out, *kernel), a view. Copied once into im2col's columns (N, [G,] C/G * prod(kernel), positions),
+        // whose rows run along the output's last dim; the weight (OC, C/G * prod(kernel)) times each sample's columns
+        // is then the output (N, OC, positions), already in its final layout.
         int positions = 1;
         for (int o : out) {
             positions *= o;
@@ -76,24 +80,28 @@ public final class Convolution {
         outShape[0] = n;
         outShape[1] = oc;
         System.arraycopy(out, 0, outShape, 2, k);
+        Variable y;
         if (groups == 1) {
-            // rows (N * positions, C * prod(kernel)) times the weight (OC, C * prod(kernel))^T, then to (N, OC, *out)
-            Variable rows = cols.permute(rowOrder(k, false)).reshape(n * positions, per);
-            Variable y = Variable.linear(rows, w.reshape(oc, per), b);
-            return y.reshape(n, positions, oc).transpose(1, 2).reshape(outShape);
+            Variable columns = cols.permute(columnOrder(k)).reshape(n, per, positions);
+            y = w.reshape(oc, per).matmul(columns);
+        } else {
+            int[] grouped = new int[2 * k + 3];
+            grouped[0] = n;
+            grouped[1] = groups;
+            grouped[2] = c / groups;
+            int[] cs = cols.shape();
+            System.arraycopy(cs, 2, grouped, 3, 2 * k);
+            int[] order = new int[2 * k + 3];
+            order[0] = 0;
+            int[] inner = columnOrder(k);
+            for (int i = 1; i < inner.length; i++) {
+                order[i + 1] = inner[i] + 1;
+            }
+            order[1] = 1;
+            Variable columns = cols.view(grouped).permute(order).reshape(n, groups, per, positions);
+            y = w.reshape(groups, oc / groups, per).matmul(columns);
         }
-        int cg = c / groups;
-        int ocg = oc / groups;
-        int[] grouped = new int[2 * k + 3];
-        grouped[0] = n;
-        grouped[1] = groups;
-        grouped[2] = cg;
-        int[] cs = cols.shape();
-        System.arraycopy(cs, 2, grouped, 3, 2 * k);
-        // (G, N * positions, Cg * prod(kernel)) @ (G, Cg * prod(kernel), OCg) -> (G, N, positions, OCg) -> (N, OC, *out)
-        Variable rows = cols.view(grouped).permute(rowOrder(k, true)).reshape(groups, n * positions, per);
-        Variable y = rows.matmul(w.reshape(groups, ocg, per).mT());
-        Variable r = y.reshape(groups, n, positions, ocg).permute(1, 0, 3, 2).reshape(outShape);
+        Variable r = y.reshape(outShape);
         if (b != null) {
             int[] bs = new int[k + 2];
             Arrays.fill(bs, 1);
@@ -104,7 +112,7 @@ public final class Convolution {
     }
 
     /** The windows of x {@code (N, C, *spatial)}: {@code (N, C, *out, *kernel)}, a view (dilation takes every d-th element). */
-    static Variable windows(Variable x, int[] kernel, int[] stride, int[] dilation, int k) {
+    public static Variable windows(Variable x, int[] kernel, int[] stride, int[] dilation, int k) {
         Variable u = x;
         for (int i = 0; i < k; i++) {
             int span = dilation[i] * (kernel[i] - 1) + 1;
@@ -116,32 +124,14 @@ public final class Convolution {
         return u;
     }
 
-    /**
-     * The permutation of {@code (N, C, *out, *kernel)} (grouped: {@code (N, G, Cg, *out, *kernel)}) that puts
-     * each output position's window in one row: {@code (N, *out, C, *kernel)} (grouped: {@code (G, N, *out, Cg, *kernel)}).
-     */
-    private static int[] rowOrder(int k, boolean grouped) {
-        int[] p = new int[2 * k + (grouped ? 3 : 2)];
-        int i = 0;
-        if (grouped) {
-            p[i++] = 1;
-            p[i++] = 0;
-            for (int d = 0; d < k; d++) {
-                p[i++] = 3 + d;
-            }
-            p[i++] = 2;
-            for (int d = 0; d < k; d++) {
-                p[i++] = 3 + k + d;
-            }
-        } else {
-            p[i++] = 0;
-            for (int d = 0; d < k; d++) {
-                p[i++] = 2 + d;
-            }
-            p[i++] = 1;
-            for (int d = 0; d < k; d++) {
-                p[i++] = 2 + k + d;
-            }
+    /** The permutation of {@code (N, C, *out, *kernel)} to im2col's order {@code (N, C, *kernel, *out)}. */
+    private static int[] columnOrder(int k) {
+        int[] p = new int[2 * k + 2];
+        p[0] = 0;
+        p[1] = 1;
+        for (int d = 0; d < k; d++) {
+            p[2 + d] = 2 + k + d;
+            p[2 + k + d] = 2 + d;
         }
         return p;
     }

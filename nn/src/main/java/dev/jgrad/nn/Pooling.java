@@ -60,14 +60,12 @@ public final class Pooling {
         Variable in = batched(x, k, name);
         int[] s = strideOrKernel(stride, kernel);
         Geometry geo = geometry(name, in.shape(), kernel, s, padding, dilation, ceilMode, k);
-        Variable win = Convolution.windows(in.pad(geo.pads, Double.NEGATIVE_INFINITY), kernel, s, dilation, k);
-        int[] flat = Arrays.copyOf(win.shape(), k + 3);
-        int cells = 1;
-        for (int kk : kernel) {
-            cells *= kk;
+        Variable y = Convolution.windows(in.pad(geo.pads, Double.NEGATIVE_INFINITY), kernel, s, dilation, k);
+        // The max over the window's last dim, then over the one before: each max keeps its first largest
+        // element, so together they keep the window's first in row-major order, without copying the windows.
+        for (int i = 0; i < k; i++) {
+            y = y.max(-1, false).values();
         }
-        flat[k + 2] = cells;
-        Variable y = win.reshape(flat).max(-1, false).values();
         return x.dim() == k + 1 ? y.squeeze(0) : y;
     }
 

@@ -51,7 +51,7 @@ final class Elementwise {
     static void run(BinaryOp op, Tensor x, Tensor y, Tensor r) {
         int[] sx = Shape.broadcastStrides(x.shape, x.strides, r.shape);
         int[] sy = Shape.broadcastStrides(y.shape, y.strides, r.shape);
-        Iter it = Iter.of(r.shape, r.strides, sx, sy);
+        Iter it = Iter.elementwise(r.shape, r.strides, sx, sy);
         int rs = it.rowStride(0);
         int xs = it.rowStride(1);
         int ys = it.rowStride(2);
@@ -118,7 +118,7 @@ final class Elementwise {
             Tensor r = Tensor.zeros(DType.BOOL, x.shape);
             Tensor xc = x;
             int[] base = {r.offset, xc.offset};
-            Iter it = Iter.of(r.shape, r.strides, xc.strides);
+            Iter it = Iter.elementwise(r.shape, r.strides, xc.strides);
             int rs = it.rowStride(0);
             int xs = it.rowStride(1);
             Storage src = xc.storage;
@@ -145,7 +145,7 @@ final class Elementwise {
             Kernels.unaryF(op, x.storage.f, x.offset, 1, r.storage.f, r.offset, 1, r.numel());
             return;
         }
-        Iter it = Iter.of(r.shape, r.strides, x.strides);
+        Iter it = Iter.elementwise(r.shape, r.strides, x.strides);
         int rs = it.rowStride(0);
         int xs = it.rowStride(1);
         int[] base = {r.offset, x.offset};
@@ -179,7 +179,7 @@ final class Elementwise {
 
     static Tensor clamp(Tensor x, double min, double max) {
         Tensor r = Tensor.zeros(x.dtype(), x.shape);
-        Iter it = Iter.of(r.shape, r.strides, x.strides);
+        Iter it = Iter.elementwise(r.shape, r.strides, x.strides);
         int xs = it.rowStride(1);
         boolean hasMin = !Double.isNaN(min);
         boolean hasMax = !Double.isNaN(max);
@@ -215,7 +215,7 @@ final class Elementwise {
         Tensor x = a.to(rt);
         Tensor y = b.to(rt);
         Tensor r = Tensor.zeros(rt, out);
-        Iter it = Iter.of(out, r.strides, Shape.broadcastStrides(c.shape, c.strides, out),
+        Iter it = Iter.elementwise(out, r.strides, Shape.broadcastStrides(c.shape, c.strides, out),
                 Shape.broadcastStrides(x.shape, x.strides, out), Shape.broadcastStrides(y.shape, y.strides, out));
         int cs = it.rowStride(1);
         int xs = it.rowStride(2);
@@ -259,6 +259,20 @@ final class Elementwise {
         return r;
     }
 
+    /**
+     * ReLU's backward, {@code y <= 0 ? 0 : g} (a NaN output passes its gradient, as PyTorch's threshold_backward),
+     * in one pass where both are float32 and contiguous, else as a masked fill.
+     */
+    static Tensor reluBackward(Tensor g, Tensor y) {
+        if (Simd.ENABLED && g.dtype() == DType.FLOAT32 && y.dtype() == DType.FLOAT32 && g.isContiguous() && y.isContiguous()
+                && java.util.Arrays.equals(g.shape, y.shape)) {
+            Tensor r = Tensor.zeros(DType.FLOAT32, g.shape);
+            VectorElementwise.reluBackward(g.storage.f, g.offset, y.storage.f, y.offset, r.storage.f, g.numel());
+            return r;
+        }
+        return g.maskedFill(y.le(0.0), 0.0);
+    }
+
     static Tensor maskedFill(Tensor x, Tensor mask, double value) {
         checkMask(mask, "masked_fill");
         return where(mask, Tensor.scalar(value, x.dtype()), x);
@@ -278,7 +292,7 @@ final class Elementwise {
             System.arraycopy(src.storage.array(), src.offset, dst.storage.array(), dst.offset, dst.numel());
             return;
         }
-        Iter it = Iter.of(dst.shape, dst.strides, ss);
+        Iter it = Iter.elementwise(dst.shape, dst.strides, ss);
         int ds = it.rowStride(0);
         int xs = it.rowStride(1);
         int[] base = {dst.offset, src.offset};
@@ -349,7 +363,7 @@ final class Elementwise {
         if (!x.dtype().isFloating()) {
             return true;
         }
-        Iter it = Iter.of(x.shape, x.strides);
+        Iter it = Iter.elementwise(x.shape, x.strides);
         int xs = it.rowStride(0);
         boolean[] ok = {true};
         Storage s = x.storage;

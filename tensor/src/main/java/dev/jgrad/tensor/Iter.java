@@ -25,6 +25,31 @@ final class Iter {
         this.numel = numel;
     }
 
+    /**
+     * An iteration for an elementwise op, where the order of visits does not matter: the dims are first put in
+     * the order of operand 0's (the destination's) memory layout, largest stride outermost, so that the rows
+     * run along its contiguous dim even where that is not its last logical dim (a permuted or channels-last
+     * result, a gradient kept in its own layout).
+     */
+    static Iter elementwise(int[] shape, int[]... strides) {
+        int nd = shape.length;
+        Integer[] order = new Integer[nd];
+        for (int i = 0; i < nd; i++) {
+            order[i] = i;
+        }
+        int[] lead = strides[0];
+        java.util.Arrays.sort(order, (x, y) -> Integer.compare(Math.abs(lead[y]), Math.abs(lead[x])));
+        int[] s = new int[nd];
+        int[][] st = new int[strides.length][nd];
+        for (int i = 0; i < nd; i++) {
+            s[i] = shape[order[i]];
+            for (int o = 0; o < strides.length; o++) {
+                st[o][i] = strides[o][order[i]];
+            }
+        }
+        return of(s, st);
+    }
+
     /** An iteration over {@code shape}; {@code strides[k]} is operand k's strides for that shape. */
     static Iter of(int[] shape, int[]... strides) {
         int numel = Shape.numel(shape);

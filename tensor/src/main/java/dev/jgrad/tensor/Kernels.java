@@ -185,6 +185,10 @@ final class Kernels {
     }
 
     static void compareF(BinaryOp op, float[] a, int ao, int as, float[] b, int bo, int bs, boolean[] o, int oo, int os, int n) {
+        if (Simd.ENABLED && as == 1 && bs == 0 && os == 1 && n >= 16
+                && VectorElementwise.compareScalar(op, a, ao, b[bo], o, oo, n)) {
+            return;
+        }
         for (int i = 0; i < n; i++) {
             o[oo + i * os] = compare(op, a[ao + i * as], b[bo + i * bs]);
         }

@@ -153,6 +153,10 @@ final class Reduce {
         }
         Plan plan = new Plan(x, red);
         Tensor r = Tensor.zeros(outType, plan.keptShape);
+        if ((op == Op.SUM || op == Op.MEAN) && in.isFloating() && plan.offsets != null) {
+            accumulate(op, x, red, plan.count, r);
+            return keepdim ? r.view(reducedShape(x.shape, red, true)) : r;
+        }
         Storage src = x.storage;
         Storage dst = r.storage;
         double[] buf = new double[plan.count];
@@ -186,6 +190,48 @@ final class Reduce {
             it.forEachRow(new int[] {0, x.offset}, body);
         }
         return keepdim ? r.view(reducedShape(x.shape, red, true)) : r;
+    }
+
+    /**
+     * A sum or mean whose reduced elements are not one strided run per result (over dims 0, 2 and 3 of
+     * (N, C, H, W), as batch norm and the gradient of a per-channel weight need): x is walked once in its
+     * own memory order, each row added into a double accumulator of its result, so the reads stay sequential.
+     */
+    private static void accumulate(Op op, Tensor x, boolean[] red, int count, Tensor r) {
+        int n = x.shape.length;
+        int[] accStrides = new int[n];
+        int stride = 1;
+        for (int i = n - 1; i >= 0; i--) {
+            if (!red[i]) {
+                accStrides[i] = stride;
+                stride *= x.shape[i];
+            }
+        }
+        double[] acc = new double[r.numel()];
+        Iter it = Iter.elementwise(x.shape, x.strides, accStrides);
+        int xs = it.rowStride(0);
+        int as = it.rowStride(1);
+        Storage src = x.storage;
+        it.forEachRow(new int[] {x.offset, 0}, (off, len) -> {
+            if (as == 0) {
+                acc[off[1]] += src.dtype == DType.FLOAT32 ? reduceFloatRun(Op.SUM, src.f, off[0], xs, len) : runSum(src, off[0], xs, len);
+            } else {
+                for (int i = 0; i < len; i++) {
+                    acc[off[1] + i * as] += src.getDouble(off[0] + i * xs);
+                }
+            }
+        });
+        for (int i = 0; i < acc.length; i++) {
+            r.storage.setDouble(i, op == Op.MEAN ? acc[i] / count : acc[i]);
+        }
+    }
+
+    private static double runSum(Storage s, int off, int stride, int n) {
+        double t = 0;
+        for (int i = 0; i < n; i++) {
+            t += s.getDouble(off + i * stride);
+        }
+        return t;
     }
 
     /** The float32 run reduction with the kept elements split across threads. */
@@ -421,7 +467,27 @@ final class Reduce {
         Storage s = x.storage;
         int step = x.strides[d];
         int len = x.shape[d];
+        float[] f = x.dtype() == DType.FLOAT32 ? s.f : null;
         it.forEachRow(new int[] {0, x.offset}, (off, m) -> {
+            if (f != null) {
+                float[] vo = values.storage.f;
+                long[] io = indices.storage.l;
+                for (int i = 0; i < m; i++) {
+                    int base = off[1] + i * xs;
+                    float best = f[base];
+                    int bestIdx = 0;
+                    for (int k = 1; k < len && best == best; k++) {
+                        float v = f[base + k * step];
+                        if (v != v || (isMax ? v > best : v < best)) {
+                            best = v;
+                            bestIdx = k;
+                        }
+                    }
+                    vo[off[0] + i * rs] = best;
+                    io[off[0] + i * rs] = bestIdx;
+                }
+                return;
+            }
             for (int i = 0; i < m; i++) {
                 int base = off[1] + i * xs;
                 double best = s.getDouble(base);

@@ -27,7 +27,7 @@ public enum UnaryOp {
     SIGMOID("sigmoid", Domain.FLOAT, MathFns::sigmoid, Saves.OUTPUT, (g, x, y) -> g.mul(y.mul(y.rsub(1.0)))),
     /** NaN stays NaN; the gradient is 0 where the output is 0, as PyTorch's {@code threshold_backward}. */
     RELU("relu", Domain.ANY, x -> x > 0 ? x : (Double.isNaN(x) ? x : 0.0), Saves.OUTPUT,
-            (g, x, y) -> g.maskedFill(y.le(0.0), 0.0)),
+            (g, x, y) -> Elementwise.reluBackward(g, y)),
     SILU("silu", Domain.FLOAT, x -> x * MathFns.sigmoid(x), Saves.INPUT, (g, x, y) -> {
         Tensor s = x.sigmoid();
         return g.mul(s.mul(x.mul(s.rsub(1.0)).add(1.0)));

@@ -83,10 +83,71 @@ final class VectorElementwise {
         }
         for (int r = 0; r < rows && bound < n; r++) {
             for (int i = bound; i < n; i++) {
-                o[oo + r * ors + i] = (float) op.apply(a[ao + r * ars + i], b[bo + r * brs + i]);
+                o[oo + r * ors + i] = arith(op, a[ao + r * ars + i], b[bo + r * brs + i]);
             }
         }
         return true;
+    }
+
+    /** The four arithmetic ops in float, for the tails of the loops above (which only take those four). */
+    private static float arith(BinaryOp op, float x, float y) {
+        switch (op) {
+            case ADD:
+                return x + y;
+            case SUB:
+                return x - y;
+            case MUL:
+                return x * y;
+            default:
+                return x / y;
+        }
+    }
+
+    /** {@code o = a cmp s} for the six comparisons, with a scalar right operand (a ReLU's mask, say); NaN compares false but for NE. */
+    static boolean compareScalar(BinaryOp op, float[] a, int ao, float s, boolean[] o, int oo, int n) {
+        VectorOperators.Comparison c;
+        switch (op) {
+            case EQ: c = VectorOperators.EQ; break;
+            case NE: c = VectorOperators.NE; break;
+            case LT: c = VectorOperators.LT; break;
+            case LE: c = VectorOperators.LE; break;
+            case GT: c = VectorOperators.GT; break;
+            case GE: c = VectorOperators.GE; break;
+            default: return false;
+        }
+        int bound = S.loopBound(n);
+        int i = 0;
+        for (; i < bound; i += L) {
+            FloatVector.fromArray(S, a, ao + i).compare(c, s).intoArray(o, oo + i);
+        }
+        for (; i < n; i++) {
+            float x = a[ao + i];
+            boolean r;
+            switch (op) {
+                case EQ: r = x == s; break;
+                case NE: r = x != s; break;
+                case LT: r = x < s; break;
+                case LE: r = x <= s; break;
+                case GT: r = x > s; break;
+                default: r = x >= s; break;
+            }
+            o[oo + i] = r;
+        }
+        return true;
+    }
+
+    /** {@code o = y <= 0 ? 0 : g}, ReLU's backward. */
+    static void reluBackward(float[] g, int go, float[] y, int yo, float[] o, int n) {
+        int bound = S.loopBound(n);
+        int i = 0;
+        FloatVector zero = FloatVector.zero(S);
+        for (; i < bound; i += L) {
+            FloatVector yv = FloatVector.fromArray(S, y, yo + i);
+            FloatVector.fromArray(S, g, go + i).blend(zero, yv.compare(VectorOperators.LE, 0f)).intoArray(o, i);
+        }
+        for (; i < n; i++) {
+            o[i] = y[yo + i] <= 0 ? 0 : g[go + i];
+        }
     }
 
     /** {@code o = a op s} with a scalar right operand. */
@@ -119,7 +180,7 @@ final class VectorElementwise {
                 return false;
         }
         for (; i < n; i++) {
-            o[oo + i] = (float) op.apply(a[ao + i], s);
+            o[oo + i] = arith(op, a[ao + i], s);
         }
         return true;
     }
@@ -154,7 +215,7 @@ final class VectorElementwise {
                 return false;
         }
         for (; i < n; i++) {
-            o[oo + i] = (float) op.apply(s, b[bo + i]);
+            o[oo + i] = arith(op, s, b[bo + i]);
         }
         return true;
     }

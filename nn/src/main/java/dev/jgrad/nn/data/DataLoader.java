@@ -8,18 +8,18 @@ import java.util.List;
 import java.util.NoSuchElementException;
 
 /**
- * Batches of a {@link TensorDataset}, as {@code DataLoader}: each pass ({@code for (List<Tensor> batch : loader)})
+ * Batches of a {@link Dataset}, as {@code DataLoader}: each pass ({@code for (List<Tensor> batch : loader)})
  * is one epoch, shuffled with a seeded generator (the same seed gives the same batches), the last batch
  * smaller unless {@code dropLast}.
  */
 public final class DataLoader implements Iterable<List<Tensor>> {
-    private final TensorDataset dataset;
+    private final Dataset dataset;
     private final int batchSize;
     private final boolean shuffle;
     private final boolean dropLast;
     private final Generator gen;
 
-    public DataLoader(TensorDataset dataset, int batchSize, boolean shuffle, long seed, boolean dropLast) {
+    public DataLoader(Dataset dataset, int batchSize, boolean shuffle, long seed, boolean dropLast) {
         if (batchSize <= 0) {
             throw new IllegalArgumentException("batch_size should be a positive integer value, but got batch_size=" + batchSize);
         }
@@ -32,8 +32,8 @@ public final class DataLoader implements Iterable<List<Tensor>> {
 
     /** Batches per epoch. */
     public int batches() {
-        int n = dataset.size();
-        return dropLast ? n / batchSize : (n + batchSize - 1) / batchSize;
+        long n = dataset.size();
+        return (int) (dropLast ? n / batchSize : (n + batchSize - 1) / batchSize);
     }
 
     @Override

@@ -7,7 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** Samples along the first dim of one or more tensors of equal length, as {@code TensorDataset}. */
-public final class TensorDataset {
+public final class TensorDataset implements Dataset {
     private final List<Tensor> tensors;
     private final int size;
 
@@ -28,11 +28,13 @@ public final class TensorDataset {
         this.tensors = List.of(tensors);
     }
 
+    @Override
     public int size() {
         return size;
     }
 
     /** The samples at {@code indices}, one tensor per dataset tensor, each with a leading batch dim. */
+    @Override
     public List<Tensor> get(long[] indices) {
         Tensor idx = Tensor.of(indices, indices.length);
         List<Tensor> out = new ArrayList<>(tensors.size());

@@ -1,0 +1,207 @@
+package dev.jgrad.examples.train;
+
+import dev.jgrad.autograd.NoGrad;
+import dev.jgrad.autograd.Variable;
+import dev.jgrad.examples.cli.UserError;
+import dev.jgrad.examples.report.ConfusionChart;
+import dev.jgrad.examples.report.Metrics;
+import dev.jgrad.nn.BatchNorm2d;
+import dev.jgrad.nn.Conv2d;
+import dev.jgrad.nn.Dropout;
+import dev.jgrad.nn.Flatten;
+import dev.jgrad.nn.Init;
+import dev.jgrad.nn.Linear;
+import dev.jgrad.nn.Losses;
+import dev.jgrad.nn.MaxPool2d;
+import dev.jgrad.nn.ReLU;
+import dev.jgrad.nn.Reduction;
+import dev.jgrad.nn.Sequential;
+import dev.jgrad.nn.data.DataLoader;
+import dev.jgrad.nn.data.ImageDataset;
+import dev.jgrad.nn.data.IdxFormatException;
+import dev.jgrad.nn.optim.Adam;
+import dev.jgrad.nn.optim.Optimizer;
+import dev.jgrad.tensor.Generator;
+import dev.jgrad.tensor.Tensor;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Fashion-MNIST (60,000 training and 10,000 test images of 28x28, ten classes of clothing) classified by
+ * an MLP or by the classic small CNN (two conv + batch norm + ReLU + max-pool blocks, then two linear
+ * layers); reports test accuracy overall and per class, and draws the confusion matrix.
+ */
+public final class FashionExample {
+    public static final Path DEFAULT_DATA = Path.of("/usr/share/datasets/fashion-mnist");
+    static final String[] CLASSES = {"T-shirt/top", "Trouser", "Pullover", "Dress", "Coat", "Sandal", "Shirt", "Sneaker", "Bag",
+        "Ankle boot"};
+    /** The training set's pixel mean and standard deviation (on the [0, 1] scale). */
+    static final double MEAN = 0.2860;
+    static final double STD = 0.3530;
+    private static final int EVAL_BATCH = 1000;
+
+    public enum Model { mlp, cnn }
+
+    public record Outcome(double accuracy, double[] perClass, double finalLoss, Path dir) {
+    }
+
+    private FashionExample() {
+    }
+
+    static Sequential build(Model kind, Generator g) {
+        if (kind == Model.mlp) {
+            return new Sequential(new Flatten(), new Linear(784, 256, true, g), new ReLU(), new Dropout(0.2, g),
+                    new Linear(256, 128, true, g), new ReLU(), new Dropout(0.2, g), new Linear(128, 10, true, g));
+        }
+        int[] k3 = {3, 3};
+        int[] one = {1, 1};
+        return new Sequential(
+                new Conv2d(1, 32, k3, one, one, one, 1, false, g), new BatchNorm2d(32), new ReLU(), new MaxPool2d(2),
+                new Conv2d(32, 64, k3, one, one, one, 1, false, g), new BatchNorm2d(64), new ReLU(), new MaxPool2d(2),
+                new Flatten(), new Linear(64 * 7 * 7, 128, true, g), new ReLU(), new Dropout(0.3, g), new Linear(128, 10, true, g));
+    }
+
+    /** The training and test sets from {@code dir}, or a one-line user error saying how to get them. */
+    static ImageDataset[] load(Path dir) {
+        Path[] files = new Path[4];
+        String[] names = {"train-images-idx3-ubyte", "train-labels-idx1-ubyte", "t10k-images-idx3-ubyte", "t10k-labels-idx1-ubyte"};
+        for (int i = 0; i < 4; i++) {
+            Path gz = dir.resolve(names[i] + ".gz");
+            Path plain = dir.resolve(names[i]);
+            files[i] = Files.exists(gz) ? gz : Files.exists(plain) ? plain : null;
+            if (files[i] == null) {
+                throw new UserError("Fashion-MNIST not found: " + dir + " has no " + names[i] + "[.gz]; install it with "
+                        + "'sudo apt-get install dataset-fashion-mnist' (it goes to " + DEFAULT_DATA + ") or pass --data DIR");
+            }
+        }
+        try {
+            return new ImageDataset[] {ImageDataset.fromIdx(files[0], files[1], MEAN, STD), ImageDataset.fromIdx(files[2], files[3], MEAN, STD)};
+        } catch (NoSuchFileException e) {
+            throw new UserError("cannot read " + e.getFile(), e);
+        } catch (IdxFormatException e) {
+            throw new UserError(e.getMessage(), e);
+        } catch (IOException e) {
+            throw new UserError("cannot read the Fashion-MNIST files in " + dir + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** The mean loss and the confusion matrix of the model on a dataset, in eval mode, without recording. */
+    record Evaluation(double loss, long[][] confusion) {
+        double accuracy() {
+            long right = 0;
+            long all = 0;
+            for (int t = 0; t < confusion.length; t++) {
+                for (int p = 0; p < confusion.length; p++) {
+                    all += confusion[t][p];
+                    right += t == p ? confusion[t][p] : 0;
+                }
+            }
+            return all == 0 ? Double.NaN : right / (double) all;
+        }
+
+        double[] perClass() {
+            double[] r = new double[confusion.length];
+            for (int t = 0; t < r.length; t++) {
+                long all = 0;
+                for (long c : confusion[t]) {
+                    all += c;
+                }
+                r[t] = all == 0 ? Double.NaN : confusion[t][t] / (double) all;
+            }
+            return r;
+        }
+    }
+
+    static Evaluation evaluate(Sequential model, ImageDataset data, int classes) {
+        boolean was = model.isTraining();
+        model.eval();
+        long[][] confusion = new long[classes][classes];
+        double lossSum = 0;
+        try (NoGrad g = NoGrad.enter()) {
+            for (List<Tensor> b : new DataLoader(data, EVAL_BATCH, false, 0, false)) {
+                Variable logits = model.forward(Variable.of(b.get(0)));
+                lossSum += Losses.crossEntropy(logits, b.get(1), Reduction.SUM, Losses.IGNORE_INDEX, 0.0).item();
+                long[] pred = logits.data().argmax(1, false).toLongArray();
+                long[] truth = b.get(1).toLongArray();
+                for (int i = 0; i < pred.length; i++) {
+                    confusion[(int) truth[i]][(int) pred[i]]++;
+                }
+            }
+        } finally {
+            model.train(was);
+        }
+        return new Evaluation(lossSum / Math.max(1, data.size()), confusion);
+    }
+
+    public static Outcome run(Model kind, Path dataDir, TrainOptions o, PrintStream out) {
+        long started = System.nanoTime();
+        ImageDataset[] data = load(dataDir);
+        ImageDataset train = data[0];
+        ImageDataset test = data[1];
+        if (train.height() != 28 || train.width() != 28 || test.height() != 28 || test.width() != 28) {
+            throw new UserError(dataDir + ": expected 28x28 images, got " + train.height() + "x" + train.width());
+        }
+        int classes = Math.max(train.classes(), test.classes());
+        if (classes > CLASSES.length) {
+            throw new UserError(dataDir + ": the labels go up to " + (classes - 1) + ", Fashion-MNIST has " + CLASSES.length + " classes");
+        }
+        String name = "fashion-" + kind;
+        int epochs = o.epochs(kind == Model.mlp ? 20 : 6);
+        int batch = o.batchSize(kind == Model.mlp ? 128 : 64);
+        double lr = o.lr(1e-3);
+        Path dir = RunDirectory.prepare(o.out, name);
+        Init.manualSeed(o.seed());
+        Sequential model = build(kind, new Generator(o.seed() + 1));
+        Optimizer opt = new Adam(model.parameters(), lr);
+        String resumed = RunFiles.resume(o.resume(), model, opt);
+        out.println("jgrad train fashion --model " + kind + ": Fashion-MNIST from " + dataDir + ", " + train.size() + " training and "
+                + test.size() + " test images; " + model.parameterCount() + " parameters, cross-entropy, Adam lr " + lr + ", batch "
+                + batch + ", " + epochs + " epochs" + (resumed == null ? "" : "; " + resumed));
+        Metrics metrics = new Metrics();
+        DataLoader loader = new DataLoader(train, batch, true, o.seed(), false);
+        model.train();
+        Evaluation[] last = new Evaluation[1];
+        Trainer.fit("train", opt, loader, epochs,
+                b -> Losses.crossEntropy(model.forward(Variable.of(b.get(0))), b.get(1)),
+                () -> {
+                    last[0] = evaluate(model, test, CLASSES.length);
+                    return last[0].loss();
+                },
+                metrics, new Progress(name, epochs, loader.batches()));
+        Evaluation ev = last[0] != null ? last[0] : evaluate(model, test, CLASSES.length);
+        double acc = ev.accuracy();
+        double[] perClass = ev.perClass();
+        out.printf(Locale.ROOT, "test accuracy %.2f%% (%d images)%n", 100 * acc, test.size());
+        StringBuilder worst = new StringBuilder();
+        for (int c = 0; c < CLASSES.length; c++) {
+            worst.append(c == 0 ? "" : ", ").append(CLASSES[c]).append(String.format(Locale.ROOT, " %.1f%%", 100 * perClass[c]));
+        }
+        out.println("per class: " + worst);
+        String subtitle = String.format(Locale.ROOT, "%s, test accuracy %.2f%%  (seed %d, %d epochs)", kind, 100 * acc, o.seed(), epochs);
+        RunFiles.writeMetricsAndChart(dir, metrics, "Fashion-MNIST " + kind + ": cross-entropy", subtitle);
+        Path png = dir.resolve("confusion.png");
+        try {
+            ConfusionChart.write(ev.confusion(), CLASSES, "Fashion-MNIST " + kind + ": confusion matrix (test set)", subtitle, png);
+        } catch (IOException e) {
+            throw new UserError("cannot write " + png + ": " + e.getMessage(), e);
+        }
+        Map<String, Object> summary = RunFiles.series(metrics, "train", "accuracy", acc);
+        Map<String, Object> per = new LinkedHashMap<>();
+        for (int c = 0; c < CLASSES.length; c++) {
+            per.put(CLASSES[c], perClass[c]);
+        }
+        summary.put("per_class_accuracy", per);
+        summary.put("seconds_per_epoch", epochs == 0 ? null : Math.round((System.nanoTime() - started) / 1e7 / epochs) / 100.0);
+        RunFiles.finish(dir, name, o.seed(), started, Map.of("train", summary), model, opt, Map.of("model", kind.name()),
+                "metrics.csv, loss.png, confusion.png", out);
+        return new Outcome(acc, perClass, metrics.last("train", "train"), dir);
+    }
+}
