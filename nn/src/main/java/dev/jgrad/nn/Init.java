@@ -22,9 +22,9 @@ public final class Init {
         return defaultGenerator;
     }
 
-    /** Uniform in [-bound, bound). */
+    /** Uniform in [-bound, bound), from {@code gen} or, when it is null, the default generator (PyTorch's {@code generator=None}). */
     public static Tensor uniform(Generator gen, double bound, int... shape) {
-        return Tensor.uniform(gen, -bound, bound, shape);
+        return Tensor.uniform(gen == null ? defaultGenerator() : gen, -bound, bound, shape);
     }
 
     /**

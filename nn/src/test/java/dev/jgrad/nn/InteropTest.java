@@ -48,7 +48,7 @@ class InteropTest {
         }
     }
 
-    private static byte[] fixture(String name) throws IOException {
+    static byte[] fixture(String name) throws IOException {
         String dir = System.getenv("JGRAD_INTEROP_DIR");
         if (dir != null && !dir.isEmpty()) {
             return Files.readAllBytes(Path.of(dir, name));
@@ -62,7 +62,7 @@ class InteropTest {
     }
 
     @SuppressWarnings("unchecked")
-    private static Map<String, Object> json(String name) throws IOException {
+    static Map<String, Object> json(String name) throws IOException {
         return (Map<String, Object>) Json.parse(new String(fixture(name), StandardCharsets.UTF_8));
     }
 
@@ -84,7 +84,7 @@ class InteropTest {
         return Tensor.fromDoubles(v, dtype, shape);
     }
 
-    private static void assertClose(Tensor expected, Tensor got) {
+    static void assertClose(Tensor expected, Tensor got) {
         assertArrayEquals(expected.shape(), got.shape());
         double[] e = expected.toDoubleArray();
         double[] g = got.toDoubleArray();

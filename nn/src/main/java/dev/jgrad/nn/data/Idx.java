@@ -94,6 +94,8 @@ public final class Idx {
                 return read(in, file.toString());
             } catch (ZipException e) {
                 throw new IdxFormatException(file + ": corrupt gzip data (" + e.getMessage() + ")");
+            } catch (EOFException e) {
+                throw new IdxFormatException(file + ": truncated gzip data (the compressed stream ends early)");
             }
         }
     }
