@@ -1,6 +1,9 @@
 package dev.jgrad.nn;
 
+import dev.jgrad.autograd.CustomFunction;
 import dev.jgrad.autograd.Variable;
+import dev.jgrad.tensor.DType;
+import dev.jgrad.tensor.PoolKernels;
 import dev.jgrad.tensor.Shape;
 import dev.jgrad.tensor.ShapeException;
 import dev.jgrad.tensor.Tensor;
@@ -8,10 +11,10 @@ import dev.jgrad.tensor.Tensor;
 import java.util.Arrays;
 
 /**
- * {@code F.max_pool1d}, {@code F.max_pool2d}, {@code F.avg_pool2d} and {@code F.adaptive_avg_pool2d},
- * composed of differentiable ops: padding, {@code unfold} windows, and a max or a sum over each window.
- * Max pooling sends each window's gradient to its first largest element in row-major window order (NaN
- * counts as largest), where PyTorch sends it.
+ * {@code F.max_pool1d}, {@code F.max_pool2d}, {@code F.avg_pool2d} and {@code F.adaptive_avg_pool2d}.
+ * Average pooling is composed of differentiable ops (padding, {@code unfold} windows, a sum over each);
+ * max pooling is a direct kernel ({@link PoolKernels}) that sends each window's gradient where PyTorch
+ * sends it: to the first largest element in row-major window order, or to a NaN.
  */
 public final class Pooling {
     private Pooling() {
@@ -55,17 +58,28 @@ public final class Pooling {
         return x.dim() == 3 ? y.squeeze(0) : y;
     }
 
+    /**
+     * Max pooling is one direct kernel (one pass per window, the argmax kept for backward), which is
+     * faster than a max over unfolded windows and its scatter; 1-d pooling runs as 2-d over a height of 1.
+     */
     private static Variable maxPool(Variable x, int[] kernel, int[] stride, int[] padding, int[] dilation, boolean ceilMode, int k) {
         String name = "max_pool" + k + "d";
         Variable in = batched(x, k, name);
+        if (in.dtype() != DType.FLOAT32 && in.dtype() != DType.FLOAT64) {
+            throw new IllegalArgumentException("\"" + name + "\" not implemented for " + in.dtype() + " (float32 and float64 only)");
+        }
         int[] s = strideOrKernel(stride, kernel);
         Geometry geo = geometry(name, in.shape(), kernel, s, padding, dilation, ceilMode, k);
-        Variable y = Convolution.windows(in.pad(geo.pads, Double.NEGATIVE_INFINITY), kernel, s, dilation, k);
-        // The max over the window's last dim, then over the one before: each max keeps its first largest
-        // element, so together they keep the window's first in row-major order, without copying the windows.
-        for (int i = 0; i < k; i++) {
-            y = y.max(-1, false).values();
-        }
+        Variable planes = k == 1 ? in.unsqueeze(-2) : in;
+        PoolKernels.Window win = k == 1
+                ? new PoolKernels.Window(new int[] {1, kernel[0]}, new int[] {1, s[0]}, new int[] {0, padding[0]},
+                        new int[] {1, dilation[0]}, 1, geo.out[0])
+                : new PoolKernels.Window(kernel.clone(), s, padding.clone(), dilation.clone(), geo.out[0], geo.out[1]);
+        PoolKernels.Pooled r = PoolKernels.maxPool2d(planes.data(), win);
+        int[] planeShape = planes.shape();
+        Variable y = CustomFunction.apply(name, r.values(), new Variable[] {planes}, new Tensor[] {r.indices()},
+                (g, saved, needs) -> new Tensor[] {PoolKernels.maxPool2dBackward(g, saved[0], planeShape)});
+        y = k == 1 ? y.squeeze(-2) : y;
         return x.dim() == k + 1 ? y.squeeze(0) : y;
     }
 

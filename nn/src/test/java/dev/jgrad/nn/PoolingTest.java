@@ -59,6 +59,31 @@ class PoolingTest {
         return o;
     }
 
+    /** Float32 2x2/2 windows take a fast path; float64 the general one: both must pick the same elements. */
+    @Test
+    void theTwoByTwoFastPathPicksWhatTheGeneralKernelPicksWithTiesNaNAndCeilMode() {
+        Generator gen = new Generator(3);
+        for (boolean ceil : new boolean[] {false, true}) {
+            for (int[] hw : new int[][] {{6, 8}, {7, 9}, {5, 4}}) {
+                float[] v = Tensor.randn(gen, 2 * 3 * hw[0] * hw[1]).toFloatArray();
+                for (int i = 0; i < v.length; i += 7) {
+                    v[i] = v.length % 2 == 0 ? Float.NaN : 0.5f;
+                    v[(i + 3) % v.length] = 0.5f;
+                    v[(i + 4) % v.length] = Float.NaN;
+                }
+                Variable fast = Variable.of(Tensor.of(v, 2, 3, hw[0], hw[1]), true);
+                Variable general = Variable.of(fast.data().to(DType.FLOAT64), true);
+                Variable a = Pooling.maxPool2d(fast, new int[] {2, 2}, null, new int[] {0, 0}, new int[] {1, 1}, ceil);
+                Variable b = Pooling.maxPool2d(general, new int[] {2, 2}, null, new int[] {0, 0}, new int[] {1, 1}, ceil);
+                assertArrayEquals(b.shape(), a.shape());
+                assertArrayEquals(b.data().toDoubleArray(), a.data().toDoubleArray(), 0, "ceil " + ceil + ", " + hw[0] + "x" + hw[1]);
+                a.sum().backward();
+                b.sum().backward();
+                assertArrayEquals(general.grad().toDoubleArray(), fast.grad().toDoubleArray(), 0);
+            }
+        }
+    }
+
     @Test
     void maxPoolSendsATiedWindowsGradientToItsFirstMaximum() {
         Variable x = Variable.of(Tensor.ones(1, 1, 2, 4), true);

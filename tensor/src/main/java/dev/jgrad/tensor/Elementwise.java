@@ -301,9 +301,15 @@ final class Elementwise {
         if (from == to) {
             switch (to) {
                 case FLOAT32: {
+                    // Rows that are runs in both (an im2col copy of a convolution's windows) are block copies,
+                    // and a large copy is split across the threads.
                     float[] a = src.storage.f;
                     float[] o = dst.storage.f;
-                    it.forEachRow(base, (off, n) -> {
+                    it.forEachRowParallel(base, (off, n) -> {
+                        if (ds == 1 && xs == 1) {
+                            System.arraycopy(a, off[1], o, off[0], n);
+                            return;
+                        }
                         for (int i = 0; i < n; i++) {
                             o[off[0] + i * ds] = a[off[1] + i * xs];
                         }

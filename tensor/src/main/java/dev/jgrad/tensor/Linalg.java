@@ -134,7 +134,11 @@ final class Linalg {
             }
         };
         long flopsEach = 2L * n * k * p;
-        if (batches > 1 && flopsEach < PackedGemm.PARALLEL_FLOPS && flopsEach * batches >= (1L << 20)) {
+        // Many products (a convolution's, one per image) also go across the batch: whole products per
+        // thread balance well and need no synchronisation inside each one.
+        boolean acrossBatch = batches > 1 && flopsEach * batches >= (1L << 20)
+                && (flopsEach < PackedGemm.PARALLEL_FLOPS || batches >= 4 * Parallel.threads());
+        if (acrossBatch) {
             Parallel.forRange(batches, 1, body);
         } else {
             body.run(0, batches);

@@ -1,0 +1,195 @@
+package dev.jgrad.tensor;
+
+/**
+ * Max pooling over the last two dims of a stack of planes {@code (..., H, W)}, one pass per window, and
+ * its backward. Each window keeps the flat index (in its plane) of its maximum the way PyTorch's CPU
+ * kernel picks it: scanning the window row by row, a value replaces the maximum when it is larger or
+ * NaN, so ties go to the first and a NaN wins. Windows are clipped to the plane, which is how padding
+ * is handled (it is never chosen). Float32 and float64.
+ */
+public final class PoolKernels {
+    /** Planes smaller than this share a thread's range with others. */
+    private static final int GRAIN_ELEMENTS = 32 * 1024;
+
+    private PoolKernels() {
+    }
+
+    /** The pooled values {@code (..., outH, outW)} and the int64 indices of the elements they came from. */
+    public record Pooled(Tensor values, Tensor indices) {
+    }
+
+    /** Window geometry: sizes, strides, padding and dilation as (height, width) pairs, and the output size. */
+    public record Window(int[] kernel, int[] stride, int[] padding, int[] dilation, int outH, int outW) {
+    }
+
+    public static Pooled maxPool2d(Tensor x, Window win) {
+        if (x.dim() < 2 || (x.dtype() != DType.FLOAT32 && x.dtype() != DType.FLOAT64)) {
+            throw new IllegalArgumentException("max_pool2d: needs a float32 or float64 input with at least 2 dims, got "
+                    + x.dtype() + " " + Shape.str(x.shape()));
+        }
+        Tensor in = x.isContiguous() ? x : x.contiguous();
+        int[] shape = in.shape();
+        int h = shape[shape.length - 2];
+        int w = shape[shape.length - 1];
+        int planes = h * w == 0 ? 0 : in.numel() / (h * w);
+        int[] outShape = shape.clone();
+        outShape[shape.length - 2] = win.outH;
+        outShape[shape.length - 1] = win.outW;
+        Tensor values = Tensor.zeros(x.dtype(), outShape);
+        Tensor indices = Tensor.zeros(DType.INT64, outShape);
+        int per = win.outH * win.outW;
+        Parallel.forRange(planes, Math.max(1, GRAIN_ELEMENTS / Math.max(1, h * w)), (lo, hi) -> {
+            for (int p = lo; p < hi; p++) {
+                if (in.dtype() == DType.FLOAT32) {
+                    planeF(in.storage.f, in.offset + p * h * w, h, w, win, values.storage.f, indices.storage.l, p * per);
+                } else {
+                    planeD(in.storage.d, in.offset + p * h * w, h, w, win, values.storage.d, indices.storage.l, p * per);
+                }
+            }
+        });
+        return new Pooled(values, indices);
+    }
+
+    /** The usual 2x2 window at stride 2 without padding or dilation, every window inside the plane: four reads in window order. */
+    private static boolean halves(Window win, int h, int w) {
+        return 2 * win.outH <= h && 2 * win.outW <= w && win.kernel[0] == 2 && win.kernel[1] == 2 && win.stride[0] == 2 && win.stride[1] == 2 && win.padding[0] == 0
+                && win.padding[1] == 0 && win.dilation[0] == 1 && win.dilation[1] == 1;
+    }
+
+    private static void halvesF(float[] x, int base, int w, Window win, float[] out, long[] idx, int o) {
+        for (int oh = 0; oh < win.outH; oh++) {
+            int r0 = 2 * oh * w;
+            for (int ow = 0; ow < win.outW; ow++) {
+                int i0 = r0 + 2 * ow;
+                int best = i0;
+                float max = x[base + i0];
+                float v = x[base + i0 + 1];
+                if (v > max || v != v) {
+                    max = v;
+                    best = i0 + 1;
+                }
+                v = x[base + i0 + w];
+                if (v > max || v != v) {
+                    max = v;
+                    best = i0 + w;
+                }
+                v = x[base + i0 + w + 1];
+                if (v > max || v != v) {
+                    max = v;
+                    best = i0 + w + 1;
+                }
+                out[o] = max;
+                idx[o++] = best;
+            }
+        }
+    }
+
+    private static void planeF(float[] x, int base, int h, int w, Window win, float[] out, long[] idx, int o) {
+        if (halves(win, h, w)) {
+            halvesF(x, base, w, win, out, idx, o);
+            return;
+        }
+        int kh = win.kernel[0];
+        int kw = win.kernel[1];
+        int dh = win.dilation[0];
+        int dw = win.dilation[1];
+        for (int oh = 0; oh < win.outH; oh++) {
+            int h0 = oh * win.stride[0] - win.padding[0];
+            int h1 = Math.min(h0 + (kh - 1) * dh + 1, h);
+            while (h0 < 0) {
+                h0 += dh;
+            }
+            for (int ow = 0; ow < win.outW; ow++) {
+                int w0 = ow * win.stride[1] - win.padding[1];
+                int w1 = Math.min(w0 + (kw - 1) * dw + 1, w);
+                while (w0 < 0) {
+                    w0 += dw;
+                }
+                int best = h0 * w + w0;
+                float max = Float.NEGATIVE_INFINITY;
+                for (int r = h0; r < h1; r += dh) {
+                    int row = base + r * w;
+                    for (int c = w0; c < w1; c += dw) {
+                        float v = x[row + c];
+                        if (v > max || v != v) {
+                            max = v;
+                            best = r * w + c;
+                        }
+                    }
+                }
+                out[o] = max;
+                idx[o++] = best;
+            }
+        }
+    }
+
+    private static void planeD(double[] x, int base, int h, int w, Window win, double[] out, long[] idx, int o) {
+        int kh = win.kernel[0];
+        int kw = win.kernel[1];
+        int dh = win.dilation[0];
+        int dw = win.dilation[1];
+        for (int oh = 0; oh < win.outH; oh++) {
+            int h0 = oh * win.stride[0] - win.padding[0];
+            int h1 = Math.min(h0 + (kh - 1) * dh + 1, h);
+            while (h0 < 0) {
+                h0 += dh;
+            }
+            for (int ow = 0; ow < win.outW; ow++) {
+                int w0 = ow * win.stride[1] - win.padding[1];
+                int w1 = Math.min(w0 + (kw - 1) * dw + 1, w);
+                while (w0 < 0) {
+                    w0 += dw;
+                }
+                int best = h0 * w + w0;
+                double max = Double.NEGATIVE_INFINITY;
+                for (int r = h0; r < h1; r += dh) {
+                    int row = base + r * w;
+                    for (int c = w0; c < w1; c += dw) {
+                        double v = x[row + c];
+                        if (v > max || v != v) {
+                            max = v;
+                            best = r * w + c;
+                        }
+                    }
+                }
+                out[o] = max;
+                idx[o++] = best;
+            }
+        }
+    }
+
+    /**
+     * The gradient of {@link #maxPool2d}: zeros of {@code inputShape} with each output's gradient added at
+     * the index its value came from (windows that overlap can send several to one element).
+     */
+    public static Tensor maxPool2dBackward(Tensor grad, Tensor indices, int[] inputShape) {
+        Tensor g = grad.isContiguous() ? grad : grad.contiguous();
+        Tensor gx = Tensor.zeros(grad.dtype(), inputShape);
+        int h = inputShape[inputShape.length - 2];
+        int w = inputShape[inputShape.length - 1];
+        int per = g.size(-2) * g.size(-1);
+        int planes = per == 0 ? 0 : g.numel() / per;
+        long[] idx = indices.storage.l;
+        int io = indices.offset;
+        Parallel.forRange(planes, Math.max(1, GRAIN_ELEMENTS / Math.max(1, h * w)), (lo, hi) -> {
+            for (int p = lo; p < hi; p++) {
+                int dst = p * h * w;
+                int src = p * per;
+                if (g.dtype() == DType.FLOAT32) {
+                    float[] from = g.storage.f;
+                    float[] to = gx.storage.f;
+                    for (int j = 0; j < per; j++) {
+                        to[dst + (int) idx[io + src + j]] += from[g.offset + src + j];
+                    }
+                } else {
+                    double[] from = g.storage.d;
+                    double[] to = gx.storage.d;
+                    for (int j = 0; j < per; j++) {
+                        to[dst + (int) idx[io + src + j]] += from[g.offset + src + j];
+                    }
+                }
+            }
+        });
+        return gx;
+    }
+}
