@@ -21,7 +21,7 @@ import java.util.regex.PatternSyntaxException;
 import java.util.stream.Collectors;
 
 /**
- * Runs the JMH benchmarks and reports them under DESIGN.md's keys and units: W1 in GFLOP/s, W2-W6 in
+ * Runs the JMH benchmarks and reports them under DESIGN.md's keys and units: W1 in GFLOP/s, W2-W6, W8 and W9 in
  * milliseconds, W7 in microseconds, plus the thread count and the JDK.
  */
 public final class BenchRunner {
@@ -52,7 +52,9 @@ public final class BenchRunner {
             new Workload("w4Softmax", "W4.softmax.256x1024.ms", Unit.MS),
             new Workload("w5MlpTrainStep", "W5.mlp_train_step.64-256-256-1.b64.ms", Unit.MS),
             new Workload("w6MhaFwdBwd", "W6.mha_fwd_bwd.B8.T64.E128.H4.ms", Unit.MS),
-            new Workload("w7TinyTrainStep", "W7.tiny_mlp_train_step.2-16-1.b16.us", Unit.US));
+            new Workload("w7TinyTrainStep", "W7.tiny_mlp_train_step.2-16-1.b16.us", Unit.US),
+            new Workload("w8ConvFwdBwd", "W8.conv_relu_pool_conv_fwd_bwd.b64.1x28x28.ms", Unit.MS),
+            new Workload("w9LstmFwdBwd", "W9.lstm_fwd_bwd.64-128.T32.B32.ms", Unit.MS));
 
     /**
      * The benchmark methods whose name or key contains a match of {@code regex}, ignoring case
@@ -144,6 +146,54 @@ public final class BenchRunner {
         });
         out.put("error_99pct", err);
         out.put("allocated_bytes_per_call", allocated);
+        return out;
+    }
+
+    /**
+     * Runs the chosen benchmarks at each thread count, one count after the other, so each workload can be
+     * quoted at its best: the top-level keys hold the best value (highest GFLOP/s, lowest time),
+     * {@code best_threads} the count that gave it, and {@code by_threads} every run in full.
+     */
+    public static Map<String, Object> runAtEach(Length length, List<Integer> threadCounts, List<String> chosen, boolean verbose)
+            throws RunnerException {
+        Map<String, Object> byThreads = new LinkedHashMap<>();
+        for (int t : threadCounts) {
+            byThreads.put(Integer.toString(t), run(length, t, chosen, verbose));
+        }
+        return best(byThreads);
+    }
+
+    /** Merges runs at several thread counts (keyed by the count) into the best of each workload. */
+    @SuppressWarnings("unchecked")
+    static Map<String, Object> best(Map<String, Object> byThreads) {
+        Map<String, Double> best = new TreeMap<>(REPORT_ORDER);
+        Map<String, Object> bestThreads = new TreeMap<>(REPORT_ORDER);
+        Map<String, Object> any = null;
+        for (Map.Entry<String, Object> run : byThreads.entrySet()) {
+            Map<String, Object> r = (Map<String, Object>) run.getValue();
+            any = r;
+            for (Map.Entry<String, Object> e : r.entrySet()) {
+                if (!(e.getValue() instanceof Double) || !e.getKey().startsWith("W")) {
+                    continue;
+                }
+                double v = (Double) e.getValue();
+                Double old = best.get(e.getKey());
+                boolean higherIsBetter = e.getKey().endsWith(".gflops");
+                if (old == null || (higherIsBetter ? v > old : v < old)) {
+                    best.put(e.getKey(), v);
+                    bestThreads.put(e.getKey(), Long.parseLong(run.getKey()));
+                }
+            }
+        }
+        Map<String, Object> out = new LinkedHashMap<>(best);
+        out.put("threads", byThreads.keySet().stream().map(Long::parseLong).collect(Collectors.toList()));
+        out.put("best_threads", bestThreads);
+        if (any != null) {
+            out.put("jdk", any.get("jdk"));
+            out.put("kernels", any.get("kernels"));
+            out.put("mode", any.get("mode"));
+        }
+        out.put("by_threads", byThreads);
         return out;
     }
 

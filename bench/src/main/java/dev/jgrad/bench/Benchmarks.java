@@ -14,7 +14,7 @@ import org.openjdk.jmh.annotations.State;
 import java.util.concurrent.TimeUnit;
 
 /**
- * JMH benchmarks of the workloads W1-W7 of DESIGN.md, shapes and steps exactly as written there, with
+ * JMH benchmarks of the workloads W1-W9 of DESIGN.md, shapes and steps exactly as written there, with
  * seeded inputs. Each returns its result so JMH sinks it (no dead-code elimination). Forks, warm-up and
  * measurement are set by {@link BenchRunner} (quick or full), with a fixed heap.
  */
@@ -124,6 +124,36 @@ public class Benchmarks {
 
     @Benchmark
     public double w7TinyTrainStep(Tiny s) {
+        return s.w.step();
+    }
+
+    @State(Scope.Benchmark)
+    public static class Conv {
+        Workloads.ConvStep w;
+
+        @Setup
+        public void setUp() {
+            w = new Workloads.ConvStep(8);
+        }
+    }
+
+    @Benchmark
+    public double w8ConvFwdBwd(Conv s) {
+        return s.w.step();
+    }
+
+    @State(Scope.Benchmark)
+    public static class Lstm {
+        Workloads.LstmStep w;
+
+        @Setup
+        public void setUp() {
+            w = new Workloads.LstmStep(9);
+        }
+    }
+
+    @Benchmark
+    public double w9LstmFwdBwd(Lstm s) {
         return s.w.step();
     }
 }

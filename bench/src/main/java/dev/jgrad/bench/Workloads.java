@@ -1,8 +1,11 @@
 package dev.jgrad.bench;
 
 import dev.jgrad.autograd.Variable;
+import dev.jgrad.nn.Conv2d;
+import dev.jgrad.nn.LSTM;
 import dev.jgrad.nn.Linear;
 import dev.jgrad.nn.Losses;
+import dev.jgrad.nn.MaxPool2d;
 import dev.jgrad.nn.MultiheadAttention;
 import dev.jgrad.nn.Parameter;
 import dev.jgrad.nn.ReLU;
@@ -18,7 +21,7 @@ import java.util.List;
 import java.util.function.Function;
 
 /**
- * The workloads W5-W7 of DESIGN.md as plain Java, shared by the JMH benchmarks and the tests that check
+ * The workloads W5-W9 of DESIGN.md as plain Java, shared by the JMH benchmarks and the tests that check
  * they run (so a benchmark never measures code that does not work).
  */
 public final class Workloads {
@@ -101,6 +104,49 @@ public final class Workloads {
 
         private TinyStep(Generator g) {
             super(g, new Sequential(new Linear(2, 16, true, g), new Tanh(), new Linear(16, 1, true, g)), p -> new SGD(p, 0.01), 16, 2);
+        }
+    }
+
+    /**
+     * W8: Conv2d(1->32, 3x3) - ReLU - MaxPool2d(2) - Conv2d(32->64, 3x3) on a (64, 1, 28, 28) batch, forward
+     * and backward of the output's sum (the parameters' gradients accumulate, as in W6).
+     */
+    public static final class ConvStep {
+        final Sequential model;
+        final Variable x;
+
+        public ConvStep(long seed) {
+            Generator g = new Generator(seed);
+            int[] k3 = {3, 3};
+            int[] one = {1, 1};
+            int[] zero = {0, 0};
+            model = new Sequential(new Conv2d(1, 32, k3, one, zero, one, 1, true, g), new ReLU(), new MaxPool2d(2),
+                    new Conv2d(32, 64, k3, one, zero, one, 1, true, g));
+            x = Variable.of(Tensor.randn(g, 64, 1, 28, 28));
+        }
+
+        public double step() {
+            Variable s = model.forward(x).sum();
+            s.backward();
+            return s.item();
+        }
+    }
+
+    /** W9: LSTM(64 -> 128) over a (T=32, B=32, 64) sequence, forward and backward of the outputs' sum. */
+    public static final class LstmStep {
+        final LSTM lstm;
+        final Variable x;
+
+        public LstmStep(long seed) {
+            Generator g = new Generator(seed);
+            lstm = new LSTM(64, 128, 1, true, false, 0.0, g);
+            x = Variable.of(Tensor.randn(g, 32, 32, 64));
+        }
+
+        public double step() {
+            Variable s = lstm.forward(x).output().sum();
+            s.backward();
+            return s.item();
         }
     }
 }

@@ -16,7 +16,8 @@ class BenchRunnerTest {
                 "W1.matmul.128.gflops", "W1.matmul.256.gflops", "W1.matmul.512.gflops", "W1.matmul.1024.gflops",
                 "W2.broadcast_add.1024x1024+1024.ms", "W2.outer_sub.256x1x64-1x256x64.ms", "W3.sum_dim1_keepdim.1024x1024.ms",
                 "W4.softmax.256x1024.ms", "W5.mlp_train_step.64-256-256-1.b64.ms", "W6.mha_fwd_bwd.B8.T64.E128.H4.ms",
-                "W7.tiny_mlp_train_step.2-16-1.b16.us");
+                "W7.tiny_mlp_train_step.2-16-1.b16.us", "W8.conv_relu_pool_conv_fwd_bwd.b64.1x28x28.ms",
+                "W9.lstm_fwd_bwd.64-128.T32.B32.ms");
         List<String> jmhOrder = new ArrayList<>(design);
         jmhOrder.sort(String::compareTo);
         assertEquals("W1.matmul.1024.gflops", jmhOrder.get(0));
@@ -30,13 +31,14 @@ class BenchRunnerTest {
         assertEquals(List.of("w2BroadcastAdd", "w2OuterSub", "w4Softmax"), BenchRunner.select("W2|softmax"));
         assertEquals(List.of("w1Matmul"), BenchRunner.select("w1matmul"));
         assertEquals(List.of("w6MhaFwdBwd"), BenchRunner.select("mha_fwd"));
-        assertEquals(8, BenchRunner.select(null).size());
+        assertEquals(10, BenchRunner.select(null).size());
+        assertEquals(List.of("w8ConvFwdBwd", "w9LstmFwdBwd"), BenchRunner.select("W8|lstm"));
     }
 
     @Test
     void onlyThatMatchesNothingOrIsNoRegexNamesTheChoices() {
-        IllegalArgumentException none = assertThrows(IllegalArgumentException.class, () -> BenchRunner.select("W9"));
-        assertTrue(none.getMessage().contains("'W9' matches no benchmark") && none.getMessage().contains("w4Softmax (W4.softmax.256x1024.ms)"),
+        IllegalArgumentException none = assertThrows(IllegalArgumentException.class, () -> BenchRunner.select("conv3d"));
+        assertTrue(none.getMessage().contains("'conv3d' matches no benchmark") && none.getMessage().contains("w4Softmax (W4.softmax.256x1024.ms)"),
                 none.getMessage());
         IllegalArgumentException bad = assertThrows(IllegalArgumentException.class, () -> BenchRunner.select("W2("));
         assertTrue(bad.getMessage().contains("not a regular expression"), bad.getMessage());
@@ -54,5 +56,29 @@ class BenchRunnerTest {
         List<String> known = new ArrayList<>(BenchRunner.select(null));
         known.sort(String::compareTo);
         assertEquals(known, methods, "a benchmark without a key would run and never be reported");
+    }
+
+    @Test
+    void bestKeepsTheHighestGflopsAndTheLowestTimeWithTheThreadCountThatGaveIt() {
+        java.util.Map<String, Object> one = new java.util.LinkedHashMap<>();
+        one.put("W1.matmul.128.gflops", 90.0);
+        one.put("W6.mha_fwd_bwd.B8.T64.E128.H4.ms", 7.0);
+        one.put("threads", 1);
+        one.put("mode", "quick");
+        java.util.Map<String, Object> two = new java.util.LinkedHashMap<>();
+        two.put("W1.matmul.128.gflops", 150.0);
+        two.put("W6.mha_fwd_bwd.B8.T64.E128.H4.ms", 9.0);
+        two.put("threads", 2);
+        two.put("mode", "quick");
+        java.util.Map<String, Object> runs = new java.util.LinkedHashMap<>();
+        runs.put("1", one);
+        runs.put("2", two);
+        java.util.Map<String, Object> best = BenchRunner.best(runs);
+        assertEquals(150.0, best.get("W1.matmul.128.gflops"));
+        assertEquals(7.0, best.get("W6.mha_fwd_bwd.B8.T64.E128.H4.ms"));
+        assertEquals(java.util.Map.of("W1.matmul.128.gflops", 2L, "W6.mha_fwd_bwd.B8.T64.E128.H4.ms", 1L), best.get("best_threads"));
+        assertEquals(List.of(1L, 2L), best.get("threads"));
+        assertEquals(runs, best.get("by_threads"));
+        assertEquals("quick", best.get("mode"));
     }
 }

@@ -43,4 +43,28 @@ class WorkloadsTest {
         }
         assertTrue(norm > 0, "the attention output does not depend on its input");
     }
+
+    @Test
+    void convStepGivesEveryParameterAFiniteGradient() {
+        Workloads.ConvStep w = new Workloads.ConvStep(8);
+        assertTrue(Double.isFinite(w.step()));
+        int[][] shapes = {{32, 1, 3, 3}, {32}, {64, 32, 3, 3}, {64}};
+        for (int i = 0; i < shapes.length; i++) {
+            Tensor grad = w.model.parameters().get(i).grad();
+            assertArrayEquals(shapes[i], grad.shape());
+            assertTrue(grad.allFinite() && grad.abs().sum().item() > 0, "parameter " + i);
+        }
+        assertArrayEquals(new int[] {64, 64, 11, 11}, w.model.forward(w.x).shape());
+    }
+
+    @Test
+    void lstmStepGivesEveryParameterAFiniteGradient() {
+        Workloads.LstmStep w = new Workloads.LstmStep(9);
+        assertTrue(Double.isFinite(w.step()));
+        assertArrayEquals(new int[] {32, 32, 128}, w.lstm.forward(w.x).output().shape());
+        for (var p : w.lstm.parameters()) {
+            assertTrue(p.grad().allFinite() && p.grad().abs().sum().item() > 0);
+        }
+        assertArrayEquals(new int[] {512, 64}, w.lstm.parameters().get(0).shape());
+    }
 }

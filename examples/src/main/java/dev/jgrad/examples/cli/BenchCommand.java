@@ -16,22 +16,24 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 
-/** {@code jgrad bench [--quick] [--json FILE] [--threads N]}: the JMH benchmarks of the workloads W1-W7. */
+/** {@code jgrad bench [--quick] [--json FILE] [--threads 1,2]}: the JMH benchmarks of the workloads W1-W9. */
 @Command(name = "bench", mixinStandardHelpOptions = true,
-        description = {"Run the JMH benchmarks of the workloads W1-W7 (DESIGN.md): W1 in GFLOP/s, W2-W6 in ms, W7 in µs.",
-            "Compare with: python3 bench/pytorch/workloads.py > P.json"})
+        description = {"Run the JMH benchmarks of the workloads W1-W9 (DESIGN.md): W1 in GFLOP/s, W7 in µs, the others in ms.",
+            "Each workload is run at each --threads count and reported at its best.",
+            "Compare with: python3 bench/pytorch/workloads.py > P.json; python3 bench/compare.py B.json P.json"})
 public final class BenchCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--quick", description = "one fork and short iterations: the whole run in under 3 minutes")
+    @Option(names = "--quick", description = "one fork and short iterations: under 3 minutes per thread count")
     boolean quick;
 
     @Option(names = "--json", paramLabel = "FILE", description = "also write the results as JSON")
     Path json;
 
-    @Option(names = "--threads", paramLabel = "N", description = "kernel threads (default: all cores)")
-    Integer threads;
+    @Option(names = "--threads", paramLabel = "N[,N...]", split = ",",
+            description = "kernel thread counts to run at, one after the other (default: 1 and all cores)")
+    List<Integer> threads;
 
     @Option(names = "--only", paramLabel = "REGEX",
             description = "benchmarks whose method or key matches, ignoring case, e.g. 'W2|softmax' (default: all)")
@@ -42,9 +44,12 @@ public final class BenchCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        int t = threads == null ? Runtime.getRuntime().availableProcessors() : threads;
-        if (t < 1) {
-            throw new ParameterException(spec.commandLine(), "--threads must be at least 1, got " + t);
+        int cores = Runtime.getRuntime().availableProcessors();
+        List<Integer> counts = threads == null ? (cores == 1 ? List.of(1) : List.of(1, cores)) : List.copyOf(new java.util.LinkedHashSet<>(threads));
+        for (int t : counts) {
+            if (t < 1) {
+                throw new ParameterException(spec.commandLine(), "--threads must be at least 1, got " + t);
+            }
         }
         List<String> chosen;
         try {
@@ -52,18 +57,20 @@ public final class BenchCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }
-        System.err.println("jgrad bench: running " + (quick ? "quick" : "full") + " JMH benchmarks with " + t + " thread(s)...");
-        Map<String, Object> results = BenchRunner.run(quick ? BenchRunner.Length.QUICK : BenchRunner.Length.FULL, t, chosen, verbose);
+        System.err.println("jgrad bench: running " + (quick ? "quick" : "full") + " JMH benchmarks with " + counts + " thread(s)...");
+        Map<String, Object> results = BenchRunner.runAtEach(quick ? BenchRunner.Length.QUICK : BenchRunner.Length.FULL, counts, chosen, verbose);
+        @SuppressWarnings("unchecked")
+        Map<String, Object> bestThreads = (Map<String, Object>) results.get("best_threads");
         for (Map.Entry<String, Object> e : results.entrySet()) {
             if (e.getValue() instanceof Double) {
-                System.out.printf(Locale.ROOT, "%-40s %12.4f%n", e.getKey(), (Double) e.getValue());
+                System.out.printf(Locale.ROOT, "%-48s %12.4f  (%s thread(s))%n", e.getKey(), (Double) e.getValue(), bestThreads.get(e.getKey()));
             }
         }
         if (json != null) {
             try {
                 AtomicFile.writeString(json, Json.writePretty(results));
             } catch (IOException e) {
-                throw new UserError("cannot write " + json + ": " + e.getMessage(), e);
+                throw new UserError(e.getMessage(), e);
             }
             System.err.println("Wrote " + json);
         }
