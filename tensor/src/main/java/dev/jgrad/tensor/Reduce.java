@@ -151,6 +151,10 @@ final class Reduce {
             default:
                 outType = in == DType.BOOL ? DType.BOOL : in;
         }
+        Tensor collapsed = overBroadcastDims(op, x, red, dims, keepdim);
+        if (collapsed != null) {
+            return collapsed;
+        }
         Plan plan = new Plan(x, red);
         Tensor r = Tensor.zeros(outType, plan.keptShape);
         if ((op == Op.SUM || op == Op.MEAN) && in.isFloating() && plan.offsets != null) {
@@ -190,6 +194,39 @@ final class Reduce {
             it.forEachRow(new int[] {0, x.offset}, body);
         }
         return keepdim ? r.view(reducedShape(x.shape, red, true)) : r;
+    }
+
+    /**
+     * A reduction over dims that a view repeats (stride 0, as {@code expand} makes) reads each value once:
+     * those dims shrink to 1 and the result is scaled (sum), shifted (logsumexp) or kept (mean, max, min),
+     * so {@code ones(1, 1).expand(40000, 40000).sum()} neither materialises nor walks 1.6e9 elements.
+     * Null when no reduced dim is repeated (or for prod, whose repeated products are left to the plain path).
+     */
+    private static Tensor overBroadcastDims(Op op, Tensor x, boolean[] red, int[] dims, boolean keepdim) {
+        if (op == Op.PROD) {
+            return null;
+        }
+        int[] shape = null;
+        long repeat = 1;
+        for (int d = 0; d < x.shape.length; d++) {
+            if (red[d] && x.strides[d] == 0 && x.shape[d] > 1) {
+                shape = shape == null ? x.shape.clone() : shape;
+                repeat *= x.shape[d];
+                shape[d] = 1;
+            }
+        }
+        if (shape == null) {
+            return null;
+        }
+        Tensor once = reduce(op, new Tensor(x.storage, x.offset, shape, x.strides), dims, keepdim);
+        switch (op) {
+            case SUM:
+                return once.mul(Tensor.scalar(repeat, once.dtype()));
+            case LOGSUMEXP:
+                return once.add(Tensor.scalar(Math.log(repeat), once.dtype()));
+            default:
+                return once;
+        }
     }
 
     /**

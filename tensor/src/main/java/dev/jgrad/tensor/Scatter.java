@@ -28,11 +28,12 @@ final class Scatter {
         }
     }
 
+    /** An index tensor's entry, which must lie in [0, size): gather, scatter and index_select do not count from the end, as in PyTorch. */
     private static long position(long i, int size, int dim) {
-        if (i < -size || i >= size) {
+        if (i < 0 || i >= size) {
             throw TensorIndexException.outOfBounds(i, dim, size);
         }
-        return i < 0 ? i + size : i;
+        return i;
     }
 
     static Tensor gather(Tensor x, int dim, Tensor index) {

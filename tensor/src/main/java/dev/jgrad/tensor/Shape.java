@@ -173,14 +173,23 @@ public final class Shape {
     /** {@code [2, 3]}, as PyTorch prints sizes. */
     public static String str(int[] shape) {
         StringBuilder sb = new StringBuilder("[");
+        boolean cut = shape.length > MAX_PRINTED_DIMS;
         for (int i = 0; i < shape.length; i++) {
+            if (cut && i == MAX_PRINTED_DIMS / 2) {
+                sb.append(", ...");
+                i = shape.length - MAX_PRINTED_DIMS / 2;
+            }
             if (i > 0) {
                 sb.append(", ");
             }
             sb.append(shape[i]);
         }
-        return sb.append(']').toString();
+        sb.append(']');
+        return cut ? sb.append(" (").append(shape.length).append(" dims)").toString() : sb.toString();
     }
+
+    /** Shapes with more dims than this print their first and last few only, so a message stays one readable line. */
+    static final int MAX_PRINTED_DIMS = 12;
 
     /**
      * Shapes printed one per line, aligned from the right so that broadcast partners sit in one column,

@@ -26,14 +26,33 @@ public final class Storage {
         this.b = b;
     }
 
+    /**
+     * A new zeroed storage. One that can never fit the heap is refused before it is tried, one that does
+     * not fit now fails as an {@link OutOfMemoryException} naming its size, so callers (a corpus runner, a
+     * trainer) can report it and go on.
+     */
     static Storage allocate(DType dtype, int size) {
-        switch (dtype) {
-            case FLOAT32: return new Storage(dtype, size, new float[size], null, null, null);
-            case FLOAT64: return new Storage(dtype, size, null, new double[size], null, null);
-            case INT64: return new Storage(dtype, size, null, null, new long[size], null);
-            case BOOL: return new Storage(dtype, size, null, null, null, new boolean[size]);
-            default: throw new AssertionError(dtype);
+        long bytes = (long) size * dtype.itemSize();
+        if (bytes > Runtime.getRuntime().maxMemory()) {
+            throw tooLarge(dtype, size, bytes);
         }
+        try {
+            switch (dtype) {
+                case FLOAT32: return new Storage(dtype, size, new float[size], null, null, null);
+                case FLOAT64: return new Storage(dtype, size, null, new double[size], null, null);
+                case INT64: return new Storage(dtype, size, null, null, new long[size], null);
+                case BOOL: return new Storage(dtype, size, null, null, null, new boolean[size]);
+                default: throw new AssertionError(dtype);
+            }
+        } catch (OutOfMemoryError e) {
+            throw tooLarge(dtype, size, bytes);
+        }
+    }
+
+    private static OutOfMemoryException tooLarge(DType dtype, int size, long bytes) {
+        return new OutOfMemoryException(String.format(java.util.Locale.ROOT,
+                "cannot allocate %.2f GB for %d %s elements: the JVM's heap is %.2f GB at most (set it with -Xmx)",
+                bytes / 1e9, size, dtype, Runtime.getRuntime().maxMemory() / 1e9));
     }
 
     static Storage wrap(float[] data) {

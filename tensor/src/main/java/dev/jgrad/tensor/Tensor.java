@@ -151,7 +151,12 @@ public final class Tensor implements ArrayOps<Tensor> {
         if (step == 0) {
             throw new IllegalArgumentException("arange: step must be nonzero");
         }
-        int n = (int) Math.max(0, Math.ceil((end - start) / step));
+        double count = Math.ceil((end - start) / step);
+        if (!(count <= Integer.MAX_VALUE)) {
+            throw new ShapeException("arange(" + start + ", " + end + ", " + step + ") would have " + count
+                    + " elements, more than one tensor can hold (" + Integer.MAX_VALUE + ")");
+        }
+        int n = (int) Math.max(0, count);
         Tensor t = zeros(dtype, n);
         for (int i = 0; i < n; i++) {
             t.storage.setDouble(i, start + i * step);
@@ -204,6 +209,9 @@ public final class Tensor implements ArrayOps<Tensor> {
 
     /** int64 samples uniform in [lo, hi). */
     public static Tensor randint(Generator gen, long lo, long hi, int... shape) {
+        if (lo >= hi) {
+            throw new IllegalArgumentException("randint: low (" + lo + ") must be less than high (" + hi + "), as in torch.randint(low, high)");
+        }
         Tensor t = zeros(DType.INT64, shape);
         long[] v = t.storage.l;
         for (int i = 0; i < v.length; i++) {

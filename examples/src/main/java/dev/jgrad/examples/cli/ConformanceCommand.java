@@ -3,14 +3,13 @@ package dev.jgrad.examples.cli;
 import dev.jgrad.examples.conformance.Checker;
 import dev.jgrad.examples.conformance.ConformanceRunner;
 import dev.jgrad.nn.io.AtomicFile;
+import dev.jgrad.nn.io.BoundedFiles;
 import dev.jgrad.nn.io.Json;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.Map;
@@ -40,7 +39,7 @@ public final class ConformanceCommand implements Callable<Integer> {
         try {
             AtomicFile.writeString(out, Json.write(results));
         } catch (IOException e) {
-            throw new UserError("cannot write " + out + ": " + e.getMessage(), e);
+            throw new UserError(e.getMessage(), e);
         }
         System.out.printf("%s in %.1f s -> %s%n", ConformanceRunner.summarize(results), seconds, out);
         if (check) {
@@ -51,15 +50,18 @@ public final class ConformanceCommand implements Callable<Integer> {
         return 0;
     }
 
+    /** The largest corpus read (the PyTorch corpus is about 2 MB). */
+    static final long MAX_CORPUS_BYTES = 256L << 20;
+
     @SuppressWarnings("unchecked")
     static Map<String, Object> readCorpus(Path path) {
         String text;
         try {
-            text = Files.readString(path, StandardCharsets.UTF_8);
+            text = BoundedFiles.readUtf8(path, MAX_CORPUS_BYTES, "corpus");
         } catch (NoSuchFileException e) {
             throw new UserError("corpus file not found: " + path);
         } catch (IOException e) {
-            throw new UserError("cannot read " + path + ": " + e.getMessage());
+            throw new UserError("cannot read the corpus: " + e.getMessage());
         }
         Object parsed;
         try {

@@ -13,14 +13,33 @@ public final class Main {
 
     /** Runs the command line and returns its exit code: 0 success, 1 failure, 2 bad usage or bad input. */
     public static int run(String... args) {
-        return commandLine().execute(args);
+        try {
+            return commandLine().execute(args);
+        } catch (OutOfMemoryError e) {
+            // Inputs are bounded before they are read; this is the net under what a bound missed.
+            System.err.println("jgrad: error: out of memory (" + oneLine(e.getMessage()) + "); give the JVM more with "
+                    + "JGRAD_JAVA_OPTS=-Xmx8g, or use smaller inputs");
+            return CommandLine.ExitCode.SOFTWARE;
+        } catch (StackOverflowError e) {
+            System.err.println("jgrad: error: the input is nested too deeply to process");
+            return CommandLine.ExitCode.SOFTWARE;
+        }
     }
+
+    /** Messages longer than this are cut: an error is one line a person can read. */
+    static final int MAX_MESSAGE = 280;
 
     public static CommandLine commandLine() {
         CommandLine cl = new CommandLine(new JgradCommand());
+        // A usage error is one line with a pointer to the help, not the whole usage text.
+        cl.setParameterExceptionHandler((ex, args) -> {
+            CommandLine at = ex.getCommandLine();
+            at.getErr().println("jgrad: error: " + oneLine(ex.getMessage()) + " (see '" + at.getCommandSpec().qualifiedName() + " --help')");
+            return CommandLine.ExitCode.USAGE;
+        });
         cl.setExecutionExceptionHandler((ex, line, parsed) -> {
             if (ex instanceof UserError) {
-                line.getErr().println("jgrad: error: " + ex.getMessage());
+                line.getErr().println("jgrad: error: " + oneLine(ex.getMessage()));
                 return CommandLine.ExitCode.USAGE;
             }
             line.getErr().println("jgrad: internal error: " + ex);
@@ -28,5 +47,11 @@ public final class Main {
             return CommandLine.ExitCode.SOFTWARE;
         });
         return cl;
+    }
+
+    /** The message on one line, cut to {@link #MAX_MESSAGE} characters. */
+    static String oneLine(String message) {
+        String m = message == null ? "(no message)" : message.replaceAll("\\s*[\\r\\n]+\\s*", "; ").trim();
+        return m.length() <= MAX_MESSAGE ? m : m.substring(0, MAX_MESSAGE - 3) + "...";
     }
 }

@@ -41,7 +41,7 @@ public final class PlotCommand implements Callable<Integer> {
         try {
             LossChart.write(m, t, m.rows().size() + " logged losses, " + m.curves().size() + " curves", png);
         } catch (IOException e) {
-            throw new UserError("cannot write " + png + ": " + e.getMessage());
+            throw new UserError(e.getMessage());
         }
         System.out.println("Wrote " + png);
         return 0;

@@ -46,13 +46,40 @@ public final class ConformanceRunner {
             throw new IllegalArgumentException("not a jgrad-oracle corpus: no \"cases\" list");
         }
         List<Object> results = new ArrayList<>();
+        int i = 0;
         for (Object c : (List<Object>) cases) {
-            results.add(runCase((Map<String, Object>) c));
+            if (c instanceof Map && ((Map<String, Object>) c).get("id") instanceof String) {
+                results.add(runCase((Map<String, Object>) c));
+            } else {
+                Map<String, Object> bad = new LinkedHashMap<>();
+                bad.put("id", "#" + i);
+                bad.put("status", "error");
+                bad.put("kind", "malformed");
+                bad.put("message", c instanceof Map ? "case " + i + " has no \"id\" string" : "case " + i + " is " + jsonType(c) + ", not an object");
+                results.add(bad);
+            }
+            i++;
         }
         Map<String, Object> doc = new LinkedHashMap<>();
         doc.put("format", "jgrad-results/1");
         doc.put("results", results);
         return doc;
+    }
+
+    private static String jsonType(Object v) {
+        if (v == null) {
+            return "null";
+        }
+        if (v instanceof String) {
+            return "a string";
+        }
+        if (v instanceof Number) {
+            return "a number";
+        }
+        if (v instanceof Boolean) {
+            return "a boolean";
+        }
+        return v instanceof List ? "a list" : "an object";
     }
 
     @SuppressWarnings("unchecked")
@@ -73,21 +100,24 @@ public final class ConformanceRunner {
         return new Summary(ok, error, unsupported);
     }
 
-    /** Runs one case; never throws. */
+    /**
+     * Runs one case; never throws. A malformed case (a field of the wrong type) or one too large for the
+     * heap is an error result of its own, and the run goes on with the next.
+     */
     @SuppressWarnings("unchecked")
     public Map<String, Object> runCase(Map<String, Object> c) {
         Map<String, Object> result = new LinkedHashMap<>();
         result.put("id", c.get("id"));
-        List<Map<String, Object>> steps = (List<Map<String, Object>>) c.getOrDefault("steps", List.of());
-        for (Map<String, Object> st : steps) {
-            if (!ops.containsKey(String.valueOf(st.get("op")))) {
-                result.put("status", "unsupported");
-                result.put("message", "op '" + st.get("op") + "' is not implemented");
-                return result;
-            }
-        }
         Object where = "inputs";
         try {
+            List<Map<String, Object>> steps = (List<Map<String, Object>>) c.getOrDefault("steps", List.of());
+            for (Map<String, Object> st : steps) {
+                if (!ops.containsKey(String.valueOf(st.get("op")))) {
+                    result.put("status", "unsupported");
+                    result.put("message", "op '" + st.get("op") + "' is not implemented");
+                    return result;
+                }
+            }
             Map<String, Variable> env = new HashMap<>();
             Map<String, Variable> inputs = new HashMap<>();
             Map<String, Object> in = (Map<String, Object>) c.getOrDefault("inputs", Map.of());
@@ -137,9 +167,16 @@ public final class ConformanceRunner {
         } catch (UnsupportedOpException e) {
             result.put("status", "unsupported");
             result.put("message", e.getMessage());
-        } catch (RuntimeException | StackOverflowError e) {
+        } catch (ClassCastException e) {
+            result.clear();
+            result.put("id", String.valueOf(c.get("id")));
             result.put("status", "error");
-            result.put("kind", ErrorKind.of(e).pyName());
+            result.put("kind", "malformed");
+            result.put("message", "the case does not follow jgrad-oracle/1 (a field has the wrong type) at " + where);
+            result.put("step", where);
+        } catch (RuntimeException | StackOverflowError | OutOfMemoryError e) {
+            result.put("status", "error");
+            result.put("kind", e instanceof OutOfMemoryError ? "memory" : ErrorKind.of(e).pyName());
             result.put("message", e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage());
             result.put("step", where);
         }

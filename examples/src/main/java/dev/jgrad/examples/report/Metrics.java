@@ -1,7 +1,8 @@
 package dev.jgrad.examples.report;
 
+import dev.jgrad.nn.io.BoundedFiles;
+
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -60,6 +61,23 @@ public final class Metrics {
         return sb.toString();
     }
 
+    /** The largest metrics file read. */
+    static final long MAX_BYTES = 256L << 20;
+
+    /** A loss as written by jgrad, Java, NumPy or pandas: a decimal number, or nan, inf, -inf, NaN, Infinity in any case. */
+    static double number(String s) {
+        switch (s.toLowerCase(Locale.ROOT)) {
+            case "nan": case "+nan": case "-nan": return Double.NaN;
+            case "inf": case "+inf": case "infinity": case "+infinity": return Double.POSITIVE_INFINITY;
+            case "-inf": case "-infinity": return Double.NEGATIVE_INFINITY;
+            default:
+                if (!s.matches("[+-]?(\\d+\\.?\\d*|\\.\\d+)([eE][+-]?\\d+)?")) {
+                    throw new NumberFormatException("'" + s + "' is not a number");
+                }
+                return Double.parseDouble(s);
+        }
+    }
+
     /**
      * Reads a metrics file; the columns may come in any order, but all five must be there. Problems are
      * {@link IllegalArgumentException}s that name the file, the line and what is wrong.
@@ -67,9 +85,11 @@ public final class Metrics {
     public static Metrics read(Path path) throws IOException {
         List<String> lines;
         try {
-            lines = Files.readAllLines(path, StandardCharsets.UTF_8);
+            lines = BoundedFiles.readUtf8(path, MAX_BYTES, "metrics file").lines().collect(java.util.stream.Collectors.toList());
         } catch (NoSuchFileException e) {
             throw new IllegalArgumentException("metrics file not found: " + path);
+        } catch (IOException e) {
+            throw new IllegalArgumentException(e.getMessage());
         }
         if (lines.isEmpty()) {
             throw new IllegalArgumentException(path + " is empty; expected the header " + HEADER);
@@ -99,7 +119,7 @@ public final class Metrics {
             }
             try {
                 m.add(Long.parseLong(f[at[0]].trim()), Integer.parseInt(f[at[1]].trim()), f[at[2]].trim(), f[at[3]].trim(),
-                        Double.parseDouble(f[at[4]].trim()));
+                        number(f[at[4]].trim()));
             } catch (NumberFormatException e) {
                 throw new IllegalArgumentException(path + " line " + (i + 1) + ": " + e.getMessage());
             }

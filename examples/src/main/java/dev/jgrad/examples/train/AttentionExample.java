@@ -136,13 +136,13 @@ public final class AttentionExample {
         Metrics metrics = new Metrics();
         DataLoader loader = new DataLoader(new TensorDataset(train), batch, true, o.seed(), false);
         Trainer.fit("train", opt, loader, epochs, b -> loss(model, b.get(0), b.get(1), b.get(2)),
-                () -> loss(model, test[0], test[1], test[2]).item(), metrics, new Progress("attention", epochs, loader.batches()));
+                () -> loss(model, test[0], test[1], test[2]).item(), metrics, new Progress("attention", epochs, loader.batches()), o.allowNan());
         double acc = accuracy(model, test);
         out.printf(Locale.ROOT, "held-out accuracy %.1f%% over %d positions with an answer (chance: %.1f%%)%n", 100 * acc,
                 (int) test[1].ne((double) Losses.IGNORE_INDEX).to(DType.FLOAT64).sum().item(), 100.0 / (VOCAB - 1));
         RunFiles.writeMetricsAndChart(dir, metrics, "attention: copy the token " + LOOKBACK + " steps back",
                 String.format(Locale.ROOT, "held-out accuracy %.1f%%  (seed %d)", 100 * acc, o.seed()));
-        RunFiles.finish(dir, "attention", o.seed(), started, Map.of("train", RunFiles.series(metrics, "train", "accuracy", acc)),
+        RunFiles.finish(dir, "attention", o.seed(), started, epochs, Map.of("train", RunFiles.series(metrics, "train", "accuracy", acc)),
                 model, opt, Map.of(), "metrics.csv, loss.png", out);
         return new Outcome(acc, metrics.last("train", "train"), dir);
     }

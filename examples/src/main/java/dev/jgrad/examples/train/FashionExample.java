@@ -169,13 +169,13 @@ public final class FashionExample {
         DataLoader loader = new DataLoader(train, batch, true, o.seed(), false);
         model.train();
         Evaluation[] last = new Evaluation[1];
-        Trainer.fit("train", opt, loader, epochs,
+        Trainer.fitNoted("train", opt, loader, epochs,
                 b -> Losses.crossEntropy(model.forward(Variable.of(b.get(0))), b.get(1)),
                 () -> {
                     last[0] = evaluate(model, test, CLASSES.length);
-                    return last[0].loss();
+                    return new Trainer.Validation(last[0].loss(), String.format(Locale.ROOT, "test accuracy %.2f%%", 100 * last[0].accuracy()));
                 },
-                metrics, new Progress(name, epochs, loader.batches()));
+                metrics, new Progress(name, epochs, loader.batches()), o.allowNan());
         Evaluation ev = last[0] != null ? last[0] : evaluate(model, test, CLASSES.length);
         double acc = ev.accuracy();
         double[] perClass = ev.perClass();
@@ -191,7 +191,7 @@ public final class FashionExample {
         try {
             ConfusionChart.write(ev.confusion(), CLASSES, "Fashion-MNIST " + kind + ": confusion matrix (test set)", subtitle, png);
         } catch (IOException e) {
-            throw new UserError("cannot write " + png + ": " + e.getMessage(), e);
+            throw new UserError(e.getMessage(), e);
         }
         Map<String, Object> summary = RunFiles.series(metrics, "train", "accuracy", acc);
         Map<String, Object> per = new LinkedHashMap<>();
@@ -200,7 +200,7 @@ public final class FashionExample {
         }
         summary.put("per_class_accuracy", per);
         summary.put("seconds_per_epoch", epochs == 0 ? null : Math.round((System.nanoTime() - started) / 1e7 / epochs) / 100.0);
-        RunFiles.finish(dir, name, o.seed(), started, Map.of("train", summary), model, opt, Map.of("model", kind.name()),
+        RunFiles.finish(dir, name, o.seed(), started, epochs, Map.of("train", summary), model, opt, Map.of("model", kind.name()),
                 "metrics.csv, loss.png, confusion.png", out);
         return new Outcome(acc, perClass, metrics.last("train", "train"), dir);
     }

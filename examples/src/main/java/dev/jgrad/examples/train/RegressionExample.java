@@ -107,11 +107,11 @@ public final class RegressionExample {
         DataLoader fixedBatches = new DataLoader(train, batch, true, o.seed(), false);
         Trainer.fit("buggy", buggyOpt, buggyBatches, epochs,
                 b -> buggy.forward(Variable.of(b.get(0))).sub(Variable.of(b.get(1))).square().mean(),
-                () -> heldOutMse(buggy, xTest, yTest), metrics, new Progress("regression/buggy", epochs, buggyBatches.batches()));
+                () -> heldOutMse(buggy, xTest, yTest), metrics, new Progress("regression/buggy", epochs, buggyBatches.batches()), o.allowNan());
         // The fix: the same expression with the shapes lined up.
         Trainer.fit("fixed", fixedOpt, fixedBatches, epochs,
                 b -> fixed.forward(Variable.of(b.get(0))).sub(Variable.of(b.get(1)).unsqueeze(1)).square().mean(),
-                () -> heldOutMse(fixed, xTest, yTest), metrics, new Progress("regression/fixed", epochs, fixedBatches.batches()));
+                () -> heldOutMse(fixed, xTest, yTest), metrics, new Progress("regression/fixed", epochs, fixedBatches.batches()), o.allowNan());
 
         double buggyR2;
         double fixedR2;
@@ -127,7 +127,7 @@ public final class RegressionExample {
         series.put("buggy", RunFiles.series(metrics, "buggy", "r2", buggyR2));
         series.put("fixed", RunFiles.series(metrics, "fixed", "r2", fixedR2));
         out.println();
-        RunFiles.finish(dir, "regression", o.seed(), started, series, fixed, fixedOpt, Map.of("series", "fixed"), "metrics.csv, loss.png", out);
+        RunFiles.finish(dir, "regression", o.seed(), started, epochs, series, fixed, fixedOpt, Map.of("series", "fixed"), "metrics.csv, loss.png", out);
         return new Outcome(buggyR2, fixedR2, metrics.last("buggy", "train"), metrics.last("fixed", "train"), dir);
     }
 

@@ -29,7 +29,7 @@ final class RunFiles {
             AtomicFile.writeString(dir.resolve("metrics.csv"), metrics.toCsv());
             LossChart.write(metrics, title, subtitle, dir.resolve("loss.png"));
         } catch (IOException e) {
-            throw new UserError("cannot write the metrics or chart in " + dir + ": " + e.getMessage(), e);
+            throw new UserError(e.getMessage(), e);
         }
     }
 
@@ -43,7 +43,7 @@ final class RunFiles {
         try {
             AtomicFile.writeString(dir.resolve("summary.json"), Json.writePretty(s));
         } catch (IOException e) {
-            throw new UserError("cannot write " + dir.resolve("summary.json") + ": " + e.getMessage(), e);
+            throw new UserError(e.getMessage(), e);
         }
     }
 
@@ -56,17 +56,24 @@ final class RunFiles {
         return m;
     }
 
-    /** The end of every run: summary.json, the checkpoint of {@code model}, and a line naming what was written. */
-    static void finish(Path dir, String example, long seed, long startedNanos, Map<String, Map<String, Object>> series,
+    /**
+     * The end of every run: summary.json, the checkpoint of {@code model}, and a line naming what was written.
+     * A run of zero epochs trained nothing, so it writes no checkpoint and leaves one already in the folder alone.
+     */
+    static void finish(Path dir, String example, long seed, long startedNanos, int epochs, Map<String, Map<String, Object>> series,
                        Module model, Optimizer opt, Map<String, String> metadata, String files, java.io.PrintStream out) {
         double seconds = (System.nanoTime() - startedNanos) / 1e9;
         writeSummary(dir, example, seed, seconds, series);
+        String time = String.format(java.util.Locale.ROOT, "%.1f", seconds) + " s";
+        if (epochs == 0) {
+            out.println("Wrote " + dir + "/{" + files + ", summary.json} in " + time + "; no checkpoint, as 0 epochs trained nothing");
+            return;
+        }
         Map<String, String> meta = new LinkedHashMap<>(metadata);
         meta.put("example", example);
         meta.put("seed", Long.toString(seed));
         saveCheckpoint(dir, model, opt, meta);
-        out.println("Wrote " + dir + "/{" + files + ", summary.json, model.safetensors, optimizer.safetensors} in "
-                + String.format(java.util.Locale.ROOT, "%.1f", seconds) + " s");
+        out.println("Wrote " + dir + "/{" + files + ", summary.json, model.safetensors, optimizer.safetensors} in " + time);
     }
 
     /** JSON has no NaN: a value that was never measured (no epoch ran) is written as null. */
@@ -83,12 +90,19 @@ final class RunFiles {
         return v;
     }
 
+    /** Saves the model and optimizer state, unless a weight is NaN or infinite: a broken model never replaces a good one. */
     static void saveCheckpoint(Path dir, Module model, Optimizer opt, Map<String, String> metadata) {
+        for (Map.Entry<String, dev.jgrad.nn.Parameter> p : model.namedParameters().entrySet()) {
+            if (!p.getValue().data().allFinite()) {
+                throw new UserError("the trained weight " + p.getKey() + " holds NaN or infinite values: " + dir.resolve(MODEL)
+                        + " was not written (lower --lr)");
+            }
+        }
         try {
             Checkpoint.save(model, dir.resolve(MODEL), metadata);
             Checkpoint.saveOptimizer(opt, dir.resolve(OPTIMIZER));
         } catch (IOException e) {
-            throw new UserError("cannot save the checkpoint in " + dir + ": " + e.getMessage(), e);
+            throw new UserError(e.getMessage(), e);
         }
     }
 

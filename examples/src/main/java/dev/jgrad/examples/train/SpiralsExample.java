@@ -82,7 +82,7 @@ public final class SpiralsExample {
         Trainer.fit("train", opt, loader, epochs,
                 b -> Losses.crossEntropy(model.forward(Variable.of(b.get(0))), b.get(1)),
                 () -> Losses.crossEntropy(model.forward(Variable.of(test[0])), test[1]).item(),
-                metrics, new Progress("mlp", epochs, loader.batches()));
+                metrics, new Progress("mlp", epochs, loader.batches()), o.allowNan());
         double acc = accuracy(model, test[0], test[1]);
         out.printf(Locale.ROOT, "held-out accuracy %.1f%%%n", 100 * acc);
         String subtitle = String.format(Locale.ROOT, "held-out accuracy %.1f%%  (seed %d)", 100 * acc, o.seed());
@@ -94,9 +94,9 @@ public final class SpiralsExample {
                 }
             }, test[0], test[1], "two spirals: decision boundary", subtitle, dir.resolve("boundary.png"));
         } catch (IOException e) {
-            throw new UserError("cannot write " + dir.resolve("boundary.png") + ": " + e.getMessage(), e);
+            throw new UserError(e.getMessage(), e);
         }
-        RunFiles.finish(dir, "mlp", o.seed(), started, Map.of("train", RunFiles.series(metrics, "train", "accuracy", acc)),
+        RunFiles.finish(dir, "mlp", o.seed(), started, epochs, Map.of("train", RunFiles.series(metrics, "train", "accuracy", acc)),
                 model, opt, Map.of(), "metrics.csv, loss.png, boundary.png", out);
         return new Outcome(acc, metrics.last("train", "train"), dir);
     }

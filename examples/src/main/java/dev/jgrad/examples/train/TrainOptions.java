@@ -26,13 +26,22 @@ public final class TrainOptions {
     @Option(names = "--threads", paramLabel = "N", description = "threads for the kernels (default: all cores)")
     Integer threads;
 
+    @Option(names = "--allow-nan", description = "go on when the loss turns NaN or infinite (default: stop, exit 2, save nothing)")
+    boolean allowNan;
+
     @Option(names = "--resume", paramLabel = "CHECKPOINT", description = "start from a saved model.safetensors (and the optimizer.safetensors beside it)")
     Path resume;
 
     /** Refuses values no run can use, as a usage error (exit code 2). */
     void validate(CommandSpec spec) {
+        if (out != null && out.toString().isBlank()) {
+            throw new ParameterException(spec.commandLine(), "--out must name a folder, got an empty path");
+        }
         if (epochs != null && epochs < 0) {
             throw new ParameterException(spec.commandLine(), "--epochs must be 0 or more, got " + epochs);
+        }
+        if (epochs != null && epochs == 0 && resume == null) {
+            throw new ParameterException(spec.commandLine(), "--epochs 0 trains nothing; pair it with --resume CHECKPOINT to evaluate a saved model");
         }
         if (batchSize != null && batchSize < 1) {
             throw new ParameterException(spec.commandLine(), "--batch-size must be at least 1, got " + batchSize);
@@ -59,6 +68,10 @@ public final class TrainOptions {
 
     public long seed() {
         return seed;
+    }
+
+    public boolean allowNan() {
+        return allowNan;
     }
 
     public Path resume() {

@@ -2,6 +2,7 @@ package dev.jgrad.examples.train;
 
 import dev.jgrad.autograd.NoGrad;
 import dev.jgrad.autograd.Variable;
+import dev.jgrad.examples.cli.UserError;
 import dev.jgrad.examples.report.Metrics;
 import dev.jgrad.nn.data.DataLoader;
 import dev.jgrad.nn.optim.Optimizer;
@@ -11,22 +12,36 @@ import java.util.List;
 import java.util.Locale;
 import java.util.function.DoubleSupplier;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * The training loop every example shares: for each batch, zero the gradients, compute the loss, run
  * backward and step; log the mean training loss and the held-out loss of every epoch into the metrics.
- * The held-out loss is computed with recording off, so no example has to remember to.
+ * The held-out loss is computed with recording off, so no example has to remember to. A loss that is
+ * NaN or infinite stops the run before it updates the weights (unless NaN is allowed), so a diverging
+ * run never gets as far as saving its checkpoint.
  */
 final class Trainer {
     private Trainer() {
     }
 
+    /** The held-out result of an epoch: its loss, and a note for the progress line (e.g. an accuracy). */
+    record Validation(double loss, String note) {
+    }
+
+    static void fit(String series, Optimizer opt, DataLoader loader, int epochs, Function<List<Tensor>, Variable> loss,
+                    DoubleSupplier validation, Metrics metrics, Progress progress, boolean allowNan) {
+        fitNoted(series, opt, loader, epochs, loss, () -> new Validation(validation.getAsDouble(), ""), metrics, progress, allowNan);
+    }
+
     /**
      * Trains for {@code epochs} epochs; {@code loss} maps a batch to the loss to minimise, {@code validation}
-     * gives the held-out loss after each epoch.
+     * gives the held-out result after each epoch.
+     *
+     * @throws UserError naming the series, epoch and step where the loss stopped being finite
      */
-    static void fit(String series, Optimizer opt, DataLoader loader, int epochs, Function<List<Tensor>, Variable> loss,
-                    DoubleSupplier validation, Metrics metrics, Progress progress) {
+    static void fitNoted(String series, Optimizer opt, DataLoader loader, int epochs, Function<List<Tensor>, Variable> loss,
+                         Supplier<Validation> validation, Metrics metrics, Progress progress, boolean allowNan) {
         long step = 0;
         for (int e = 1; e <= epochs; e++) {
             progress.startEpoch(e);
@@ -35,21 +50,33 @@ final class Trainer {
             for (List<Tensor> batch : loader) {
                 opt.zeroGrad();
                 Variable l = loss.apply(batch);
+                double v = l.item();
+                if (!Double.isFinite(v) && !allowNan) {
+                    throw new UserError(String.format(Locale.ROOT, "the %s loss is %s at epoch %d, step %d of %d: the run stopped "
+                            + "and saved nothing (lower --lr, or pass --allow-nan to go on)", series, v, e, n + 1, loader.batches()));
+                }
                 l.backward();
                 opt.step();
-                double v = l.item();
                 sum += v;
                 n++;
                 step++;
                 progress.step(v);
             }
-            double val;
+            Validation val;
             try (NoGrad g = NoGrad.enter()) {
-                val = validation.getAsDouble();
+                val = validation.get();
             }
             metrics.add(step, e, series, "train", sum / Math.max(1, n));
-            metrics.add(step, e, series, "val", val);
-            progress.endEpoch(String.format(Locale.ROOT, "val %.4f", val));
+            metrics.add(step, e, series, "val", val.loss());
+            progress.endEpoch(String.format(Locale.ROOT, "val %.4f", val.loss()) + (val.note().isEmpty() ? "" : "  " + val.note()));
+        }
+        if (!allowNan) {
+            for (dev.jgrad.nn.Parameter p : opt.params()) {
+                if (!p.data().allFinite()) {
+                    throw new UserError("the " + series + " run ended with NaN or infinite weights although its loss stayed finite: "
+                            + "the run stopped and saved nothing (lower --lr, or pass --allow-nan to go on)");
+                }
+            }
         }
     }
 }

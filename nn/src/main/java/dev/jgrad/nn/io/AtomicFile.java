@@ -4,11 +4,18 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.FileSystemException;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFileAttributeView;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Set;
 
 /**
  * Writes a file so that a crash never leaves it half-written: the bytes go to a temporary file in the
@@ -25,12 +32,22 @@ public final class AtomicFile {
     private AtomicFile() {
     }
 
+    /**
+     * Writes {@code target} through a temporary file beside it. The new file gets the old one's permissions,
+     * or rw-r--r-- when there was none (a temporary file is created private). A failure is an IOException
+     * that names the target and says why.
+     */
     public static void write(Path target, Writer writer) throws IOException {
         Path dir = target.toAbsolutePath().getParent();
-        if (dir != null) {
-            Files.createDirectories(dir);
+        Path tmp;
+        try {
+            if (dir != null) {
+                Files.createDirectories(dir);
+            }
+            tmp = Files.createTempFile(dir, "." + target.getFileName() + ".", ".tmp");
+        } catch (IOException e) {
+            throw new IOException("cannot write " + target + ": " + reason(e), e);
         }
-        Path tmp = Files.createTempFile(dir, "." + target.getFileName() + ".", ".tmp");
         try {
             try (OutputStream out = new java.io.BufferedOutputStream(Files.newOutputStream(tmp, StandardOpenOption.WRITE))) {
                 writer.write(out);
@@ -38,14 +55,42 @@ public final class AtomicFile {
             try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE)) {
                 ch.force(true);
             }
+            setPermissions(tmp, target);
             try {
                 Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
             } catch (AtomicMoveNotSupportedException e) {
                 Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING);
             }
+        } catch (IOException e) {
+            throw new IOException("cannot write " + target + ": " + reason(e), e);
         } finally {
             Files.deleteIfExists(tmp);
         }
+    }
+
+    private static void setPermissions(Path tmp, Path target) throws IOException {
+        if (!Files.getFileStore(tmp).supportsFileAttributeView(PosixFileAttributeView.class)) {
+            return;
+        }
+        Set<PosixFilePermission> mode = Files.exists(target)
+                ? Files.getPosixFilePermissions(target)
+                : PosixFilePermissions.fromString("rw-r--r--");
+        Files.setPosixFilePermissions(tmp, mode);
+    }
+
+    /** Why an I/O operation failed, in words: "permission denied", "no space left on device", the OS's reason. */
+    public static String reason(IOException e) {
+        if (e instanceof AccessDeniedException) {
+            return "permission denied";
+        }
+        if (e instanceof NoSuchFileException) {
+            return "no such file or folder";
+        }
+        if (e instanceof FileSystemException && ((FileSystemException) e).getReason() != null) {
+            return ((FileSystemException) e).getReason();
+        }
+        String m = e.getMessage();
+        return m == null || m.isBlank() ? e.getClass().getSimpleName() : m;
     }
 
     public static void write(Path target, byte[] bytes) throws IOException {

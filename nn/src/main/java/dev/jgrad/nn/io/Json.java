@@ -10,10 +10,18 @@ import java.util.Map;
  * summaries, so that jgrad needs no JSON library. Objects read as {@link LinkedHashMap} (keys keep their
  * order), arrays as {@link List}, numbers as {@link Long} when integral and written without a fraction or
  * exponent, else {@link Double}; strings, booleans and null as themselves.
+ *
+ * <p>Strict: numbers follow the RFC's grammar exactly ({@code 01}, {@code 1.}, {@code .5}, {@code 1.e5}
+ * are refused), a key may appear once per object (as safetensors requires), and nesting is limited to
+ * {@link #MAX_DEPTH} levels, so hostile input gets an error, never a stack overflow. The caller bounds
+ * the size of the text it reads.
  */
 public final class Json {
+    /** The deepest nesting of arrays and objects read; jgrad's own files need fewer than ten. */
+    public static final int MAX_DEPTH = 256;
     private final String text;
     private int pos;
+    private int depth;
 
     private Json(String text) {
         this.text = text;
@@ -83,12 +91,20 @@ public final class Json {
         return v;
     }
 
+    private void enter() {
+        if (++depth > MAX_DEPTH) {
+            throw error("nested deeper than " + MAX_DEPTH + " levels");
+        }
+    }
+
     private Map<String, Object> object() {
+        enter();
         Map<String, Object> m = new LinkedHashMap<>();
         pos++;
         skipWhitespace();
         if (peek() == '}') {
             pos++;
+            depth--;
             return m;
         }
         while (true) {
@@ -103,11 +119,15 @@ public final class Json {
             }
             pos++;
             skipWhitespace();
+            if (m.containsKey(key)) {
+                throw error("duplicate key \"" + cut(key) + "\"");
+            }
             m.put(key, value());
             skipWhitespace();
             char c = peek();
             pos++;
             if (c == '}') {
+                depth--;
                 return m;
             }
             if (c != ',') {
@@ -118,11 +138,13 @@ public final class Json {
     }
 
     private List<Object> array() {
+        enter();
         List<Object> list = new ArrayList<>();
         pos++;
         skipWhitespace();
         if (peek() == ']') {
             pos++;
+            depth--;
             return list;
         }
         while (true) {
@@ -132,6 +154,7 @@ public final class Json {
             char c = peek();
             pos++;
             if (c == ']') {
+                depth--;
                 return list;
             }
             if (c != ',') {
@@ -172,14 +195,15 @@ public final class Json {
                     case 'r': sb.append('\r'); break;
                     case 't': sb.append('\t'); break;
                     case 'u':
-                        if (pos + 4 > text.length()) {
-                            throw error("bad \\u escape");
+                        int code = 0;
+                        for (int i = 0; i < 4; i++) {
+                            int digit = pos + i < text.length() ? Character.digit(text.charAt(pos + i), 16) : -1;
+                            if (digit < 0) {
+                                throw error("bad \\u escape: expected 4 hex digits");
+                            }
+                            code = code * 16 + digit;
                         }
-                        try {
-                            sb.append((char) Integer.parseInt(text.substring(pos, pos + 4), 16));
-                        } catch (NumberFormatException ex) {
-                            throw error("bad \\u escape");
-                        }
+                        sb.append((char) code);
                         pos += 4;
                         break;
                     default:
@@ -193,36 +217,60 @@ public final class Json {
         }
     }
 
+    /** {@code -? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?}, as RFC 8259 writes it. */
     private Object number() {
         int start = pos;
-        boolean integral = true;
         if (peek() == '-') {
             pos++;
         }
-        while (pos < text.length()) {
-            char c = text.charAt(pos);
-            if (c >= '0' && c <= '9') {
-                pos++;
-            } else if (c == '.' || c == 'e' || c == 'E' || c == '+' || c == '-') {
-                integral = false;
-                pos++;
-            } else {
-                break;
+        if (pos < text.length() && text.charAt(pos) == '0') {
+            pos++;
+        } else if (digits() == 0) {
+            throw error("bad number: expected a digit after '-'");
+        }
+        boolean integral = true;
+        if (pos < text.length() && text.charAt(pos) == '.') {
+            pos++;
+            integral = false;
+            if (digits() == 0) {
+                throw error("bad number '" + cut(text.substring(start, pos)) + "': expected a digit after the '.'");
             }
+        }
+        if (pos < text.length() && (text.charAt(pos) == 'e' || text.charAt(pos) == 'E')) {
+            pos++;
+            integral = false;
+            if (pos < text.length() && (text.charAt(pos) == '+' || text.charAt(pos) == '-')) {
+                pos++;
+            }
+            if (digits() == 0) {
+                throw error("bad number '" + cut(text.substring(start, pos)) + "': expected a digit in the exponent");
+            }
+        }
+        if (pos < text.length() && Character.isDigit(text.charAt(pos))) {
+            throw error("bad number '" + cut(text.substring(start, pos + 1)) + "': no leading zeros");
         }
         String s = text.substring(start, pos);
-        try {
-            if (integral) {
-                try {
-                    return Long.parseLong(s);
-                } catch (NumberFormatException big) {
-                    return Double.parseDouble(s);
-                }
+        if (integral) {
+            try {
+                return Long.parseLong(s);
+            } catch (NumberFormatException big) {
+                return Double.parseDouble(s);
             }
-            return Double.parseDouble(s);
-        } catch (NumberFormatException e) {
-            throw error("bad number '" + s + "'");
         }
+        return Double.parseDouble(s);
+    }
+
+    /** Skips ASCII digits; returns how many. */
+    private int digits() {
+        int start = pos;
+        while (pos < text.length() && text.charAt(pos) >= '0' && text.charAt(pos) <= '9') {
+            pos++;
+        }
+        return pos - start;
+    }
+
+    private static String cut(String s) {
+        return s.length() <= 40 ? s : s.substring(0, 37) + "...";
     }
 
     /** Compact JSON text of a value made of maps, lists, strings, numbers, booleans and null. */
@@ -251,7 +299,11 @@ public final class Json {
             if (Double.isNaN(d) || Double.isInfinite(d)) {
                 throw new IllegalArgumentException("JSON has no NaN or infinity; write them as strings");
             }
-            sb.append(d == Math.rint(d) && Math.abs(d) < 1e15 ? String.valueOf((long) d) + ".0" : String.valueOf(d));
+            if (d == 0 && 1 / d < 0) {
+                sb.append("-0.0");
+            } else {
+                sb.append(d == Math.rint(d) && Math.abs(d) < 1e15 ? String.valueOf((long) d) + ".0" : String.valueOf(d));
+            }
         } else if (v instanceof Number) {
             sb.append(((Number) v).longValue());
         } else if (v instanceof Map) {

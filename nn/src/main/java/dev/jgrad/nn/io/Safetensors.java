@@ -8,7 +8,6 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -119,10 +118,13 @@ public final class Safetensors {
         return buf.array();
     }
 
+    /** The largest file read: one Java array. */
+    static final long MAX_FILE = Integer.MAX_VALUE - 8;
+
     public static Contents load(Path path) throws CheckpointException {
         byte[] bytes;
         try {
-            bytes = Files.readAllBytes(path);
+            bytes = BoundedFiles.read(path, MAX_FILE, "checkpoint");
         } catch (NoSuchFileException e) {
             throw new CheckpointException("checkpoint not found: " + path);
         } catch (IOException e) {
@@ -147,7 +149,12 @@ public final class Safetensors {
             throw new IllegalArgumentException("the header length " + headerLen + " does not fit in a file of " + bytes.length
                     + " bytes (truncated or not safetensors)");
         }
-        String json = new String(bytes, 8, (int) headerLen, StandardCharsets.UTF_8);
+        String json;
+        try {
+            json = BoundedFiles.utf8(bytes, 8, (int) headerLen);
+        } catch (java.nio.charset.CharacterCodingException e) {
+            throw new IllegalArgumentException("the header is " + e.getMessage());
+        }
         Object parsed;
         try {
             parsed = Json.parse(json.strip());

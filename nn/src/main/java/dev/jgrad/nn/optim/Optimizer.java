@@ -28,8 +28,8 @@ public abstract class Optimizer {
         if (params.isEmpty()) {
             throw new IllegalArgumentException("optimizer got an empty parameter list");
         }
-        if (!(lr >= 0)) {
-            throw new IllegalArgumentException("Invalid learning rate: " + lr);
+        if (!(lr >= 0) || Double.isInfinite(lr)) {
+            throw new IllegalArgumentException("Invalid learning rate: " + lr + " (a finite number, 0 or more)");
         }
         this.params = new ArrayList<>(params);
         this.lr = lr;
@@ -66,6 +66,9 @@ public abstract class Optimizer {
     }
 
     public void setLr(double lr) {
+        if (!(lr >= 0) || Double.isInfinite(lr)) {
+            throw new IllegalArgumentException("Invalid learning rate: " + lr + " (a finite number, 0 or more)");
+        }
         this.lr = lr;
     }
 
@@ -102,6 +105,10 @@ public abstract class Optimizer {
      */
     public void loadState(Map<String, Tensor> tensors, Map<String, String> meta) {
         List<String> problems = new ArrayList<>();
+        if (meta.get("optimizer") == null) {
+            throw new StateDictException("Error(s) in loading optimizer state:\n  the file names no optimizer (no 'optimizer' metadata): "
+                    + "it is not an optimizer state saved by jgrad");
+        }
         if (!getClass().getSimpleName().equals(meta.get("optimizer"))) {
             problems.add("the state is for optimizer " + meta.get("optimizer") + ", this is " + getClass().getSimpleName());
         }
