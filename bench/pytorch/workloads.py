@@ -129,8 +129,13 @@ def main(argv):
     best, best_threads = {}, {}
     for t, run in by_threads.items():
         for key, value in run.items():
-            better = value > best[key] if key.endswith(".gflops") else value < best[key] if key in best else True
-            if key not in best or better:
+            if key not in best:
+                better = True
+            elif key.endswith(".gflops"):
+                better = value > best[key]
+            else:
+                better = value < best[key]
+            if better:
                 best[key] = value
                 best_threads[key] = int(t)
     out = dict(best)

@@ -116,4 +116,25 @@ class ReadmeTest {
         assertTrue(last < 0.05 && last < first / 5, "the loop should learn: " + printed);
         assertTrue(Files.size(tmp.resolve("model.safetensors")) > 0);
     }
+
+    /** Every file the README names by its path (`bench/compare.py`, `DESIGN.md`, ...) is in the repository. */
+    @Test
+    void everyFileTheReadmeNamesIsInTheRepository() throws Exception {
+        Path root = Files.exists(Path.of("..", "README.md")) ? Path.of("..") : Path.of(".");
+        Matcher m = Pattern.compile("`((?:[A-Za-z0-9_.-]+/)*[A-Za-z0-9_-]+\\.(?:py|java|json|md|safetensors|xml|sh))`").matcher(readme());
+        java.util.List<String> missing = new java.util.ArrayList<>();
+        int named = 0;
+        while (m.find()) {
+            String path = m.group(1);
+            if (!path.contains("/") && !path.equals("DESIGN.md") && !path.equals("README.md")) {
+                continue;
+            }
+            named++;
+            if (!Files.exists(root.resolve(path))) {
+                missing.add(path);
+            }
+        }
+        assertTrue(named >= 5, "found only " + named + " file names in the README");
+        assertTrue(missing.isEmpty(), "the README names files the repository lacks: " + missing);
+    }
 }

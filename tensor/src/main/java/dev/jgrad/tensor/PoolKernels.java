@@ -89,41 +89,26 @@ public final class PoolKernels {
             halvesF(x, base, w, win, out, idx, o);
             return;
         }
-        int kh = win.kernel[0];
-        int kw = win.kernel[1];
-        int dh = win.dilation[0];
-        int dw = win.dilation[1];
-        for (int oh = 0; oh < win.outH; oh++) {
-            int h0 = oh * win.stride[0] - win.padding[0];
-            int h1 = Math.min(h0 + (kh - 1) * dh + 1, h);
-            while (h0 < 0) {
-                h0 += dh;
-            }
-            for (int ow = 0; ow < win.outW; ow++) {
-                int w0 = ow * win.stride[1] - win.padding[1];
-                int w1 = Math.min(w0 + (kw - 1) * dw + 1, w);
-                while (w0 < 0) {
-                    w0 += dw;
-                }
-                int best = h0 * w + w0;
-                float max = Float.NEGATIVE_INFINITY;
-                for (int r = h0; r < h1; r += dh) {
-                    int row = base + r * w;
-                    for (int c = w0; c < w1; c += dw) {
-                        float v = x[row + c];
-                        if (v > max || v != v) {
-                            max = v;
-                            best = r * w + c;
-                        }
-                    }
-                }
-                out[o] = max;
-                idx[o++] = best;
-            }
+        argmaxes(i -> x[base + i], h, w, win, idx, o);
+        for (int j = o; j < o + win.outH * win.outW; j++) {
+            out[j] = x[base + (int) idx[j]];
         }
     }
 
     private static void planeD(double[] x, int base, int h, int w, Window win, double[] out, long[] idx, int o) {
+        argmaxes(i -> x[base + i], h, w, win, idx, o);
+        for (int j = o; j < o + win.outH * win.outW; j++) {
+            out[j] = x[base + (int) idx[j]];
+        }
+    }
+
+    /** One plane's elements by their flat index, widened to double (which keeps every float's order and NaN). */
+    private interface Plane {
+        double at(int i);
+    }
+
+    /** Each window's argmax in one plane, written to {@code idx} from {@code o} on, in output order. */
+    private static void argmaxes(Plane x, int h, int w, Window win, long[] idx, int o) {
         int kh = win.kernel[0];
         int kw = win.kernel[1];
         int dh = win.dilation[0];
@@ -143,16 +128,14 @@ public final class PoolKernels {
                 int best = h0 * w + w0;
                 double max = Double.NEGATIVE_INFINITY;
                 for (int r = h0; r < h1; r += dh) {
-                    int row = base + r * w;
                     for (int c = w0; c < w1; c += dw) {
-                        double v = x[row + c];
+                        double v = x.at(r * w + c);
                         if (v > max || v != v) {
                             max = v;
                             best = r * w + c;
                         }
                     }
                 }
-                out[o] = max;
                 idx[o++] = best;
             }
         }

@@ -3,7 +3,6 @@ package dev.jgrad.examples.report;
 import dev.jgrad.tensor.Tensor;
 import org.jfree.chart.axis.NumberAxis;
 import org.jfree.chart.plot.XYPlot;
-import org.jfree.chart.renderer.PaintScale;
 import org.jfree.chart.renderer.xy.XYBlockRenderer;
 import org.jfree.chart.renderer.xy.XYLineAndShapeRenderer;
 import org.jfree.data.xy.DefaultXYZDataset;
@@ -90,20 +89,9 @@ public final class BoundaryChart {
     }
 
     /** Light blue for class 0, light red for class 1, white at the boundary. */
-    private static final class TwoColourScale implements PaintScale {
+    private static final class TwoColourScale extends UnitPaintScale {
         @Override
-        public double getLowerBound() {
-            return 0;
-        }
-
-        @Override
-        public double getUpperBound() {
-            return 1;
-        }
-
-        @Override
-        public Paint getPaint(double value) {
-            double v = Math.max(0, Math.min(1, value));
+        Paint paint(double v) {
             double a = Math.abs(v - 0.5) * 2;
             Color c = v < 0.5 ? new Color(0x9E, 0xC5, 0xF0) : new Color(0xF2, 0xA6, 0xA6);
             int r = (int) Math.round(255 + (c.getRed() - 255) * a);

@@ -4,7 +4,6 @@ import org.jfree.chart.JFreeChart;
 import org.jfree.chart.annotations.XYTextAnnotation;
 import org.jfree.chart.axis.SymbolAxis;
 import org.jfree.chart.plot.XYPlot;
-import org.jfree.chart.renderer.PaintScale;
 import org.jfree.chart.renderer.xy.XYBlockRenderer;
 import org.jfree.data.xy.DefaultXYZDataset;
 
@@ -64,20 +63,9 @@ public final class ConfusionChart {
     }
 
     /** White (0) to dark blue (1). */
-    private static final class BlueScale implements PaintScale {
+    private static final class BlueScale extends UnitPaintScale {
         @Override
-        public double getLowerBound() {
-            return 0;
-        }
-
-        @Override
-        public double getUpperBound() {
-            return 1;
-        }
-
-        @Override
-        public Paint getPaint(double value) {
-            double v = Math.max(0, Math.min(1, value));
+        Paint paint(double v) {
             return new Color((int) Math.round(255 - 222 * v), (int) Math.round(255 - 180 * v), (int) Math.round(255 - 100 * v));
         }
     }
