@@ -1,8 +1,13 @@
 package dev.jgrad.nn;
 
+import dev.jgrad.autograd.CustomFunction;
 import dev.jgrad.autograd.Variable;
+import dev.jgrad.tensor.DType;
+import dev.jgrad.tensor.RecurrentKernels;
 import dev.jgrad.tensor.Shape;
 import dev.jgrad.tensor.ShapeException;
+
+import dev.jgrad.tensor.Tensor;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -33,8 +38,18 @@ public final class Recurrent {
         Variable h = h0;
         Variable c = c0;
         List<Variable> outs = new ArrayList<>(x.size(1));
+        boolean fused = x.dtype() == DType.FLOAT32 && h0.dtype() == DType.FLOAT32 && c0.dtype() == DType.FLOAT32;
+        // One transposed view for all steps: their gradients add up in its layout, and reach wHh transposed once.
+        Variable wHhT = wHh.t();
         for (int t = 0; t < x.size(1); t++) {
-            Variable gates = projected.select(1, t).add(h.matmul(wHh.t()));
+            Variable gates = projected.select(1, t).add(h.matmul(wHhT));
+            if (fused) {
+                Variable states = cell(gates, c);
+                h = states.narrow(1, 0, hidden);
+                c = states.narrow(1, hidden, hidden);
+                outs.add(h);
+                continue;
+            }
             List<Variable> q = gates.chunk(4, 1);
             Variable i = q.get(0).sigmoid();
             Variable f = q.get(1).sigmoid();
@@ -45,6 +60,18 @@ public final class Recurrent {
             outs.add(h);
         }
         return new State(Variable.stack(outs, 1), h, c);
+    }
+
+    /**
+     * The LSTM cell as one op in float32 ({@link RecurrentKernels}): {@code [h' | c']} from the gates and the
+     * cell, with a backward of its own. The composite above is the definition it is tested against, and
+     * what other dtypes (float64, so gradcheck) use.
+     */
+    private static Variable cell(Variable gates, Variable c) {
+        RecurrentKernels.LstmStep s = RecurrentKernels.lstmCell(gates.data(), c.data());
+        return CustomFunction.apply("lstm_cell", s.states(), new Variable[] {gates, c},
+                new Tensor[] {s.activated(), s.tanhCell(), c.data()},
+                (g, saved, needs) -> RecurrentKernels.lstmCellBackward(g, saved[0], saved[1], saved[2]));
     }
 
     /**

@@ -38,6 +38,35 @@ class RecurrentTest {
         assertTrue(gru.passed(), gru.toString());
     }
 
+    /** Float32 runs the fused LSTM cell, float64 the composite of elementwise ops: values and every gradient must agree. */
+    @Test
+    void theFusedFloat32CellAgreesWithTheCompositeDefinition() {
+        Generator gen = new Generator(21);
+        int b = 3, t = 4, in = 5, h = 6;
+        Tensor[] inputs = {Tensor.randn(gen, b, t, in), Tensor.randn(gen, b, h), Tensor.randn(gen, b, h),
+            Tensor.randn(gen, 4 * h, in).mul(0.5), Tensor.randn(gen, 4 * h, h).mul(0.5), Tensor.randn(gen, 4 * h)};
+        Tensor weights = Tensor.randn(gen, b, t, h);
+        Variable[][] runs = new Variable[2][];
+        Recurrent.State[] states = new Recurrent.State[2];
+        for (int k = 0; k < 2; k++) {
+            DType dt = k == 0 ? DType.FLOAT32 : DType.FLOAT64;
+            Variable[] v = new Variable[inputs.length];
+            for (int i = 0; i < v.length; i++) {
+                v[i] = Variable.of(inputs[i].to(dt), true);
+            }
+            Recurrent.State s = Recurrent.lstm(v[0], v[1], v[2], v[3], v[4], v[5], null);
+            // A weighted loss, so that every output position and both final states carry a distinct gradient.
+            s.output().mul(Variable.of(weights.to(dt))).sum().add(s.cell().sum().mul(0.7)).add(s.hidden().square().sum()).backward();
+            runs[k] = v;
+            states[k] = s;
+        }
+        assertArrayEquals(states[1].output().data().toDoubleArray(), states[0].output().data().toDoubleArray(), 1e-5);
+        assertArrayEquals(states[1].cell().data().toDoubleArray(), states[0].cell().data().toDoubleArray(), 1e-5);
+        for (int i = 0; i < inputs.length; i++) {
+            assertArrayEquals(runs[1][i].grad().toDoubleArray(), runs[0][i].grad().toDoubleArray(), 1e-4, "gradient of input " + i);
+        }
+    }
+
     @Test
     void anLstmStepIsTheGateEquations() {
         // one step, one unit, in = 1: gates i f g o from w_ih = [1, 2, 3, 4], w_hh = 0, no bias

@@ -157,7 +157,7 @@ final class Reduce {
         }
         Plan plan = new Plan(x, red);
         Tensor r = Tensor.zeros(outType, plan.keptShape);
-        if ((op == Op.SUM || op == Op.MEAN) && in.isFloating() && plan.offsets != null) {
+        if ((op == Op.SUM || op == Op.MEAN) && in.isFloating() && (plan.offsets != null || plan.runStride != 1)) {
             accumulate(op, x, red, plan.count, r);
             return keepdim ? r.view(reducedShape(x.shape, red, true)) : r;
         }
@@ -230,9 +230,9 @@ final class Reduce {
     }
 
     /**
-     * A sum or mean whose reduced elements are not one strided run per result (over dims 0, 2 and 3 of
-     * (N, C, H, W), as batch norm and the gradient of a per-channel weight need): x is walked once in its
-     * own memory order, each row added into a double accumulator of its result, so the reads stay sequential.
+     * A sum or mean whose reduced elements are not one unit-stride run per result (over dim 0 of (N, M), as
+     * a bias gradient needs, or dims 0, 2 and 3 of (N, C, H, W), as batch norm does): x is walked once in
+     * its own memory order, each row added into a double accumulator of its result, so the reads stay sequential.
      */
     private static void accumulate(Op op, Tensor x, boolean[] red, int count, Tensor r) {
         int n = x.shape.length;
@@ -252,6 +252,11 @@ final class Reduce {
         it.forEachRow(new int[] {x.offset, 0}, (off, len) -> {
             if (as == 0) {
                 acc[off[1]] += src.dtype == DType.FLOAT32 ? reduceFloatRun(Op.SUM, src.f, off[0], xs, len) : runSum(src, off[0], xs, len);
+            } else if (src.dtype == DType.FLOAT32) {
+                float[] f = src.f;
+                for (int i = 0; i < len; i++) {
+                    acc[off[1] + i * as] += f[off[0] + i * xs];
+                }
             } else {
                 for (int i = 0; i < len; i++) {
                     acc[off[1] + i * as] += src.getDouble(off[0] + i * xs);
