@@ -58,7 +58,7 @@ final class Engine {
             if (g != null) {
                 if (n.retainer != null) {
                     Variable r = n.retainer;
-                    r.grad = r.grad == null ? g.clone() : r.grad.add(g);
+                    r.grad = (r.grad == null ? g.clone() : r.grad.add(g)).keep();
                 }
                 inputGrads = n.fn.apply(g, n);
                 if (Anomaly.isEnabled()) {
@@ -187,7 +187,7 @@ final class Engine {
     /** A view's gradient added into its region of a leaf's grad (made, zero, where there is none). */
     static void accumulateInto(Variable leaf, Node.Region region, Tensor g) {
         if (leaf.grad == null) {
-            leaf.grad = Tensor.zeros(g.dtype(), leaf.data.shape());
+            leaf.grad = Tensor.zeros(g.dtype(), leaf.data.shape()).keep();
         }
         region.of(leaf.grad).addi(g);
     }
@@ -195,7 +195,7 @@ final class Engine {
     /** Leaves add into their grad, in place where one exists (so buffers are reused across steps). */
     static void accumulate(Variable leaf, Tensor g) {
         if (leaf.grad == null) {
-            leaf.grad = g.clone();
+            leaf.grad = g.clone().keep();
         } else {
             leaf.grad.addi(g);
         }

@@ -98,7 +98,7 @@ public class Variable implements ArrayOps<Variable> {
             throw new AutogradException("assigned grad has data of a different size: " + Arrays.toString(g.shape())
                     + " for a variable of shape " + Arrays.toString(data.shape()));
         }
-        this.grad = g;
+        this.grad = g == null ? null : g.keep();
     }
 
     /** Zeroes the gradient in place (keeping its buffer for the next step), as {@code zero_grad(set_to_none=False)}. */

@@ -39,6 +39,7 @@ class VariableParityTest {
             Map.entry("randn", "creation"),
             Map.entry("randint", "creation"),
             Map.entry("scalarLike", "creation; the shared surface has newScalar(value)"),
+            Map.entry("keep", "memory scopes: keep the tensor, v.data().keep() (a Variable's grad is kept by autograd)"),
             Map.entry("strides", "memory layout: ask data()"),
             Map.entry("stride", "memory layout"),
             Map.entry("storageOffset", "memory layout"),

@@ -48,13 +48,20 @@ public final class BenchRunner {
             new Workload("w1Matmul", "W1.matmul.N.gflops", Unit.GFLOPS),
             new Workload("w2BroadcastAdd", "W2.broadcast_add.1024x1024+1024.ms", Unit.MS),
             new Workload("w2OuterSub", "W2.outer_sub.256x1x64-1x256x64.ms", Unit.MS),
+            new Workload("w2BroadcastAddScoped", "W2.broadcast_add.1024x1024+1024.scoped.ms", Unit.MS),
+            new Workload("w2OuterSubScoped", "W2.outer_sub.256x1x64-1x256x64.scoped.ms", Unit.MS),
             new Workload("w3SumDim1Keepdim", "W3.sum_dim1_keepdim.1024x1024.ms", Unit.MS),
             new Workload("w4Softmax", "W4.softmax.256x1024.ms", Unit.MS),
+            new Workload("w4SoftmaxScoped", "W4.softmax.256x1024.scoped.ms", Unit.MS),
             new Workload("w5MlpTrainStep", "W5.mlp_train_step.64-256-256-1.b64.ms", Unit.MS),
+            new Workload("w5MlpTrainStepScoped", "W5.mlp_train_step.64-256-256-1.b64.scoped.ms", Unit.MS),
             new Workload("w6MhaFwdBwd", "W6.mha_fwd_bwd.B8.T64.E128.H4.ms", Unit.MS),
+            new Workload("w6MhaFwdBwdScoped", "W6.mha_fwd_bwd.B8.T64.E128.H4.scoped.ms", Unit.MS),
             new Workload("w7TinyTrainStep", "W7.tiny_mlp_train_step.2-16-1.b16.us", Unit.US),
             new Workload("w8ConvFwdBwd", "W8.conv_relu_pool_conv_fwd_bwd.b64.1x28x28.ms", Unit.MS),
-            new Workload("w9LstmFwdBwd", "W9.lstm_fwd_bwd.64-128.T32.B32.ms", Unit.MS));
+            new Workload("w8ConvFwdBwdScoped", "W8.conv_relu_pool_conv_fwd_bwd.b64.1x28x28.scoped.ms", Unit.MS),
+            new Workload("w9LstmFwdBwd", "W9.lstm_fwd_bwd.64-128.T32.B32.ms", Unit.MS),
+            new Workload("w9LstmFwdBwdScoped", "W9.lstm_fwd_bwd.64-128.T32.B32.scoped.ms", Unit.MS));
 
     /**
      * The benchmark methods whose name or key contains a match of {@code regex}, ignoring case

@@ -1,6 +1,7 @@
 package dev.jgrad.bench;
 
 import dev.jgrad.tensor.Generator;
+import dev.jgrad.tensor.Memory;
 import dev.jgrad.tensor.Tensor;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -72,6 +73,21 @@ public class Benchmarks {
         return s.p.sub(s.q);
     }
 
+    /** W2 as a training step would run it: one Memory.scope() per call, so the result's array is recycled. */
+    @Benchmark
+    public int w2BroadcastAddScoped(Arrays s) {
+        try (Memory.Scope scope = Memory.scope()) {
+            return s.x.add(s.v).storageOffset();
+        }
+    }
+
+    @Benchmark
+    public int w2OuterSubScoped(Arrays s) {
+        try (Memory.Scope scope = Memory.scope()) {
+            return s.p.sub(s.q).storageOffset();
+        }
+    }
+
     @Benchmark
     public Tensor w3SumDim1Keepdim(Arrays s) {
         return s.x.sum(1, true);
@@ -80,6 +96,13 @@ public class Benchmarks {
     @Benchmark
     public Tensor w4Softmax(Arrays s) {
         return s.logits.softmax(-1);
+    }
+
+    @Benchmark
+    public int w4SoftmaxScoped(Arrays s) {
+        try (Memory.Scope scope = Memory.scope()) {
+            return s.logits.softmax(-1).storageOffset();
+        }
     }
 
     @State(Scope.Benchmark)
@@ -97,6 +120,14 @@ public class Benchmarks {
         return s.w.step();
     }
 
+    /** W5 as Trainer.fit runs it: the step in a Memory.scope() of its own. */
+    @Benchmark
+    public double w5MlpTrainStepScoped(Mlp s) {
+        try (Memory.Scope scope = Memory.scope()) {
+            return s.w.step();
+        }
+    }
+
     @State(Scope.Benchmark)
     public static class Mha {
         Workloads.MhaStep w;
@@ -110,6 +141,13 @@ public class Benchmarks {
     @Benchmark
     public double w6MhaFwdBwd(Mha s) {
         return s.w.step();
+    }
+
+    @Benchmark
+    public double w6MhaFwdBwdScoped(Mha s) {
+        try (Memory.Scope scope = Memory.scope()) {
+            return s.w.step();
+        }
     }
 
     @State(Scope.Benchmark)
@@ -142,6 +180,13 @@ public class Benchmarks {
         return s.w.step();
     }
 
+    @Benchmark
+    public double w8ConvFwdBwdScoped(Conv s) {
+        try (Memory.Scope scope = Memory.scope()) {
+            return s.w.step();
+        }
+    }
+
     @State(Scope.Benchmark)
     public static class Lstm {
         Workloads.LstmStep w;
@@ -155,5 +200,12 @@ public class Benchmarks {
     @Benchmark
     public double w9LstmFwdBwd(Lstm s) {
         return s.w.step();
+    }
+
+    @Benchmark
+    public double w9LstmFwdBwdScoped(Lstm s) {
+        try (Memory.Scope scope = Memory.scope()) {
+            return s.w.step();
+        }
     }
 }

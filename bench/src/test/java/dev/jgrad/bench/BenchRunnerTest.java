@@ -14,10 +14,13 @@ class BenchRunnerTest {
     void resultsComeInDesignOrderWhateverOrderJmhReportsThem() {
         List<String> design = List.of(
                 "W1.matmul.128.gflops", "W1.matmul.256.gflops", "W1.matmul.512.gflops", "W1.matmul.1024.gflops",
-                "W2.broadcast_add.1024x1024+1024.ms", "W2.outer_sub.256x1x64-1x256x64.ms", "W3.sum_dim1_keepdim.1024x1024.ms",
-                "W4.softmax.256x1024.ms", "W5.mlp_train_step.64-256-256-1.b64.ms", "W6.mha_fwd_bwd.B8.T64.E128.H4.ms",
+                "W2.broadcast_add.1024x1024+1024.ms", "W2.broadcast_add.1024x1024+1024.scoped.ms", "W2.outer_sub.256x1x64-1x256x64.ms",
+                "W2.outer_sub.256x1x64-1x256x64.scoped.ms", "W3.sum_dim1_keepdim.1024x1024.ms",
+                "W4.softmax.256x1024.ms", "W4.softmax.256x1024.scoped.ms", "W5.mlp_train_step.64-256-256-1.b64.ms",
+                "W5.mlp_train_step.64-256-256-1.b64.scoped.ms", "W6.mha_fwd_bwd.B8.T64.E128.H4.ms", "W6.mha_fwd_bwd.B8.T64.E128.H4.scoped.ms",
                 "W7.tiny_mlp_train_step.2-16-1.b16.us", "W8.conv_relu_pool_conv_fwd_bwd.b64.1x28x28.ms",
-                "W9.lstm_fwd_bwd.64-128.T32.B32.ms");
+                "W8.conv_relu_pool_conv_fwd_bwd.b64.1x28x28.scoped.ms", "W9.lstm_fwd_bwd.64-128.T32.B32.ms",
+                "W9.lstm_fwd_bwd.64-128.T32.B32.scoped.ms");
         List<String> jmhOrder = new ArrayList<>(design);
         jmhOrder.sort(String::compareTo);
         assertEquals("W1.matmul.1024.gflops", jmhOrder.get(0));
@@ -28,11 +31,12 @@ class BenchRunnerTest {
 
     @Test
     void onlyMatchesMethodsOrKeysIgnoringCase() {
-        assertEquals(List.of("w2BroadcastAdd", "w2OuterSub", "w4Softmax"), BenchRunner.select("W2|softmax"));
+        assertEquals(List.of("w2BroadcastAdd", "w2OuterSub", "w2BroadcastAddScoped", "w2OuterSubScoped", "w4Softmax", "w4SoftmaxScoped"),
+                BenchRunner.select("W2|softmax"));
         assertEquals(List.of("w1Matmul"), BenchRunner.select("w1matmul"));
-        assertEquals(List.of("w6MhaFwdBwd"), BenchRunner.select("mha_fwd"));
-        assertEquals(10, BenchRunner.select(null).size());
-        assertEquals(List.of("w8ConvFwdBwd", "w9LstmFwdBwd"), BenchRunner.select("W8|lstm"));
+        assertEquals(List.of("w6MhaFwdBwd", "w6MhaFwdBwdScoped"), BenchRunner.select("mha_fwd"));
+        assertEquals(17, BenchRunner.select(null).size());
+        assertEquals(List.of("w8ConvFwdBwd", "w8ConvFwdBwdScoped", "w9LstmFwdBwd", "w9LstmFwdBwdScoped"), BenchRunner.select("W8|lstm"));
     }
 
     @Test

@@ -37,7 +37,7 @@ public abstract class Module {
     protected Tensor registerBuffer(String name, Tensor t) {
         checkName(name);
         if (t != null) {
-            buffers.put(name, t);
+            buffers.put(name, t.keep());
         }
         return t;
     }

@@ -5,11 +5,12 @@ import dev.jgrad.tensor.Tensor;
 
 /** A learnable tensor of a module: a leaf variable that requires grad, as {@code nn.Parameter}. */
 public class Parameter extends Variable {
+    /** A parameter outlives any {@code Memory.scope()} it is made in: its data is kept. */
     public Parameter(Tensor data) {
-        super(data, true);
+        super(data.keep(), true);
     }
 
     public Parameter(Tensor data, boolean requiresGrad) {
-        super(data, requiresGrad);
+        super(data.keep(), requiresGrad);
     }
 }

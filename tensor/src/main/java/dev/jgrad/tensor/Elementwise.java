@@ -28,13 +28,13 @@ final class Elementwise {
         if (op.kind == BinaryOp.Kind.ARITHMETIC && a.storage.dtype == DType.FLOAT32 && b.storage.dtype == DType.FLOAT32
                 && java.util.Arrays.equals(a.shape, b.shape) && a.isContiguous() && b.isContiguous()) {
             // The common case of a training step, without the broadcasting machinery.
-            Tensor r = Tensor.zeros(DType.FLOAT32, a.shape);
+            Tensor r = Tensor.empty(DType.FLOAT32, a.shape);
             int n = r.numel();
             if (n < Iter.PARALLEL_MIN) {
-                Kernels.binaryF(op, a.storage.f, a.offset, 1, b.storage.f, b.offset, 1, r.storage.f, 0, 1, n);
+                Kernels.binaryF(op, a.storage.f(), a.offset, 1, b.storage.f(), b.offset, 1, r.storage.f(), 0, 1, n);
             } else {
                 Parallel.forRange(n, Iter.PARALLEL_MIN / 2, (lo, hi) ->
-                        Kernels.binaryF(op, a.storage.f, a.offset + lo, 1, b.storage.f, b.offset + lo, 1, r.storage.f, lo, 1, hi - lo));
+                        Kernels.binaryF(op, a.storage.f(), a.offset + lo, 1, b.storage.f(), b.offset + lo, 1, r.storage.f(), lo, 1, hi - lo));
             }
             return r;
         }
@@ -42,7 +42,7 @@ final class Elementwise {
         DType ct = op.computeType(resultType(a, b));
         DType rt = op.resultType(ct);
         BroadcastGuard.check(op.pyName, new int[][] {a.shape, b.shape}, out, rt);
-        Tensor r = Tensor.zeros(rt, out);
+        Tensor r = Tensor.empty(rt, out);
         run(op, a.to(ct), b.to(ct), r);
         return r;
     }
@@ -60,13 +60,13 @@ final class Elementwise {
         boolean boolOut = r.dtype() == DType.BOOL && op.kind != BinaryOp.Kind.ARITHMETIC;
         switch (ct) {
             case FLOAT32: {
-                float[] a = x.storage.f;
-                float[] b = y.storage.f;
+                float[] a = x.storage.f();
+                float[] b = y.storage.f();
                 if (boolOut) {
-                    boolean[] o = r.storage.b;
+                    boolean[] o = r.storage.b();
                     it.forEachRow(base, (off, n) -> Kernels.compareF(op, a, off[1], xs, b, off[2], ys, o, off[0], rs, n));
                 } else {
-                    float[] o = r.storage.f;
+                    float[] o = r.storage.f();
                     int rb = it.blockStride(0);
                     int xb = it.blockStride(1);
                     int yb = it.blockStride(2);
@@ -76,33 +76,33 @@ final class Elementwise {
                 break;
             }
             case FLOAT64: {
-                double[] a = x.storage.d;
-                double[] b = y.storage.d;
+                double[] a = x.storage.d();
+                double[] b = y.storage.d();
                 if (boolOut) {
-                    boolean[] o = r.storage.b;
+                    boolean[] o = r.storage.b();
                     it.forEachRow(base, (off, n) -> Kernels.compareD(op, a, off[1], xs, b, off[2], ys, o, off[0], rs, n));
                 } else {
-                    double[] o = r.storage.d;
+                    double[] o = r.storage.d();
                     it.forEachRow(base, (off, n) -> Kernels.binaryD(op, a, off[1], xs, b, off[2], ys, o, off[0], rs, n));
                 }
                 break;
             }
             case INT64: {
-                long[] a = x.storage.l;
-                long[] b = y.storage.l;
+                long[] a = x.storage.l();
+                long[] b = y.storage.l();
                 if (boolOut) {
-                    boolean[] o = r.storage.b;
+                    boolean[] o = r.storage.b();
                     it.forEachRow(base, (off, n) -> Kernels.compareL(op, a, off[1], xs, b, off[2], ys, o, off[0], rs, n));
                 } else {
-                    long[] o = r.storage.l;
+                    long[] o = r.storage.l();
                     it.forEachRow(base, (off, n) -> Kernels.binaryL(op, a, off[1], xs, b, off[2], ys, o, off[0], rs, n));
                 }
                 break;
             }
             case BOOL: {
-                boolean[] a = x.storage.b;
-                boolean[] b = y.storage.b;
-                boolean[] o = r.storage.b;
+                boolean[] a = x.storage.b();
+                boolean[] b = y.storage.b();
+                boolean[] o = r.storage.b();
                 it.forEachRow(base, (off, n) -> Kernels.logicalB(op, a, off[1], xs, b, off[2], ys, o, off[0], rs, n));
                 break;
             }
@@ -115,14 +115,14 @@ final class Elementwise {
         DType in = x.dtype();
         DType ct = op.domain == UnaryOp.Domain.FLOAT && !in.isFloating() ? DType.FLOAT32 : in;
         if (op.domain == UnaryOp.Domain.PREDICATE) {
-            Tensor r = Tensor.zeros(DType.BOOL, x.shape);
+            Tensor r = Tensor.empty(DType.BOOL, x.shape);
             Tensor xc = x;
             int[] base = {r.offset, xc.offset};
             Iter it = Iter.elementwise(r.shape, r.strides, xc.strides);
             int rs = it.rowStride(0);
             int xs = it.rowStride(1);
             Storage src = xc.storage;
-            boolean[] o = r.storage.b;
+            boolean[] o = r.storage.b();
             it.forEachRow(base, (off, n) -> {
                 for (int i = 0; i < n; i++) {
                     o[off[0] + i * rs] = op.apply(src.getDouble(off[1] + i * xs)) != 0.0;
@@ -134,7 +134,7 @@ final class Elementwise {
             ct = DType.INT64;
         }
         Tensor xc = x.to(ct);
-        Tensor r = Tensor.zeros(ct, x.shape);
+        Tensor r = Tensor.empty(ct, x.shape);
         runUnary(op, xc, r);
         return r;
     }
@@ -142,7 +142,7 @@ final class Elementwise {
     /** {@code r = op(x)}, x of r's type and shape; r may be strided. */
     static void runUnary(UnaryOp op, Tensor x, Tensor r) {
         if (x.storage.dtype == DType.FLOAT32 && x.isContiguous() && r.isContiguous() && r.numel() < Iter.PARALLEL_MIN) {
-            Kernels.unaryF(op, x.storage.f, x.offset, 1, r.storage.f, r.offset, 1, r.numel());
+            Kernels.unaryF(op, x.storage.f(), x.offset, 1, r.storage.f(), r.offset, 1, r.numel());
             return;
         }
         Iter it = Iter.elementwise(r.shape, r.strides, x.strides);
@@ -151,20 +151,20 @@ final class Elementwise {
         int[] base = {r.offset, x.offset};
         switch (x.dtype()) {
             case FLOAT32: {
-                float[] a = x.storage.f;
-                float[] o = r.storage.f;
+                float[] a = x.storage.f();
+                float[] o = r.storage.f();
                 it.forEachRowParallel(base, (off, n) -> Kernels.unaryF(op, a, off[1], xs, o, off[0], rs, n));
                 break;
             }
             case FLOAT64: {
-                double[] a = x.storage.d;
-                double[] o = r.storage.d;
+                double[] a = x.storage.d();
+                double[] o = r.storage.d();
                 it.forEachRow(base, (off, n) -> Kernels.unaryD(op, a, off[1], xs, o, off[0], rs, n));
                 break;
             }
             case INT64: {
-                long[] a = x.storage.l;
-                long[] o = r.storage.l;
+                long[] a = x.storage.l();
+                long[] o = r.storage.l();
                 it.forEachRow(base, (off, n) -> {
                     for (int i = 0; i < n; i++) {
                         o[off[0] + i * rs] = (long) op.apply(a[off[1] + i * xs]);
@@ -178,14 +178,14 @@ final class Elementwise {
     }
 
     static Tensor clamp(Tensor x, double min, double max) {
-        Tensor r = Tensor.zeros(x.dtype(), x.shape);
+        Tensor r = Tensor.empty(x.dtype(), x.shape);
         Iter it = Iter.elementwise(r.shape, r.strides, x.strides);
         int xs = it.rowStride(1);
         boolean hasMin = !Double.isNaN(min);
         boolean hasMax = !Double.isNaN(max);
         if (x.dtype() == DType.FLOAT32) {
-            float[] a = x.storage.f;
-            float[] o = r.storage.f;
+            float[] a = x.storage.f();
+            float[] o = r.storage.f();
             float lo = hasMin ? (float) min : Float.NEGATIVE_INFINITY;
             float hi = hasMax ? (float) max : Float.POSITIVE_INFINITY;
             it.forEachRow(new int[] {0, x.offset}, (off, n) -> {
@@ -214,19 +214,19 @@ final class Elementwise {
         Tensor c = cond.to(DType.BOOL);
         Tensor x = a.to(rt);
         Tensor y = b.to(rt);
-        Tensor r = Tensor.zeros(rt, out);
+        Tensor r = Tensor.empty(rt, out);
         Iter it = Iter.elementwise(out, r.strides, Shape.broadcastStrides(c.shape, c.strides, out),
                 Shape.broadcastStrides(x.shape, x.strides, out), Shape.broadcastStrides(y.shape, y.strides, out));
         int cs = it.rowStride(1);
         int xs = it.rowStride(2);
         int ys = it.rowStride(3);
-        boolean[] m = c.storage.b;
+        boolean[] m = c.storage.b();
         int[] base = {0, c.offset, x.offset, y.offset};
         switch (rt) {
             case FLOAT32: {
-                float[] p = x.storage.f;
-                float[] q = y.storage.f;
-                float[] o = r.storage.f;
+                float[] p = x.storage.f();
+                float[] q = y.storage.f();
+                float[] o = r.storage.f();
                 it.forEachRow(base, (off, n) -> {
                     for (int i = 0; i < n; i++) {
                         o[off[0] + i] = m[off[1] + i * cs] ? p[off[2] + i * xs] : q[off[3] + i * ys];
@@ -235,9 +235,9 @@ final class Elementwise {
                 break;
             }
             case FLOAT64: {
-                double[] p = x.storage.d;
-                double[] q = y.storage.d;
-                double[] o = r.storage.d;
+                double[] p = x.storage.d();
+                double[] q = y.storage.d();
+                double[] o = r.storage.d();
                 it.forEachRow(base, (off, n) -> {
                     for (int i = 0; i < n; i++) {
                         o[off[0] + i] = m[off[1] + i * cs] ? p[off[2] + i * xs] : q[off[3] + i * ys];
@@ -266,8 +266,8 @@ final class Elementwise {
     static Tensor reluBackward(Tensor g, Tensor y) {
         if (Simd.ENABLED && g.dtype() == DType.FLOAT32 && y.dtype() == DType.FLOAT32 && g.isContiguous() && y.isContiguous()
                 && java.util.Arrays.equals(g.shape, y.shape)) {
-            Tensor r = Tensor.zeros(DType.FLOAT32, g.shape);
-            VectorElementwise.reluBackward(g.storage.f, g.offset, y.storage.f, y.offset, r.storage.f, g.numel());
+            Tensor r = Tensor.empty(DType.FLOAT32, g.shape);
+            VectorElementwise.reluBackward(g.storage.f(), g.offset, y.storage.f(), y.offset, r.storage.f(), g.numel());
             return r;
         }
         return g.maskedFill(y.le(0.0), 0.0);
@@ -303,8 +303,8 @@ final class Elementwise {
                 case FLOAT32: {
                     // Rows that are runs in both (an im2col copy of a convolution's windows) are block copies,
                     // and a large copy is split across the threads.
-                    float[] a = src.storage.f;
-                    float[] o = dst.storage.f;
+                    float[] a = src.storage.f();
+                    float[] o = dst.storage.f();
                     it.forEachRowParallel(base, (off, n) -> {
                         if (ds == 1 && xs == 1) {
                             System.arraycopy(a, off[1], o, off[0], n);
@@ -317,8 +317,8 @@ final class Elementwise {
                     return;
                 }
                 case FLOAT64: {
-                    double[] a = src.storage.d;
-                    double[] o = dst.storage.d;
+                    double[] a = src.storage.d();
+                    double[] o = dst.storage.d();
                     it.forEachRow(base, (off, n) -> {
                         for (int i = 0; i < n; i++) {
                             o[off[0] + i * ds] = a[off[1] + i * xs];
@@ -327,8 +327,8 @@ final class Elementwise {
                     return;
                 }
                 case INT64: {
-                    long[] a = src.storage.l;
-                    long[] o = dst.storage.l;
+                    long[] a = src.storage.l();
+                    long[] o = dst.storage.l();
                     it.forEachRow(base, (off, n) -> {
                         for (int i = 0; i < n; i++) {
                             o[off[0] + i * ds] = a[off[1] + i * xs];
@@ -337,8 +337,8 @@ final class Elementwise {
                     return;
                 }
                 default: {
-                    boolean[] a = src.storage.b;
-                    boolean[] o = dst.storage.b;
+                    boolean[] a = src.storage.b();
+                    boolean[] o = dst.storage.b();
                     it.forEachRow(base, (off, n) -> {
                         for (int i = 0; i < n; i++) {
                             o[off[0] + i * ds] = a[off[1] + i * xs];

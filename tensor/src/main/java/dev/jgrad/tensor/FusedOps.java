@@ -37,7 +37,7 @@ public final class FusedOps {
                 ? g : g.to(p.dtype()).clone();
         int n = p.numel();
         if (p.dtype() == DType.FLOAT32 && Simd.ENABLED && n >= 16) {
-            VectorElementwise.adam(pc.storage.f, pc.offset, gc.storage.f, gc.offset, mc.storage.f, mc.offset, vc.storage.f, vc.offset, n,
+            VectorElementwise.adam(pc.storage.f(), pc.offset, gc.storage.f(), gc.offset, mc.storage.f(), mc.offset, vc.storage.f(), vc.offset, n,
                     (float) b1, (float) b2, (float) l2, (float) stepSize, (float) bc2Sqrt, (float) eps);
         } else {
             adamPlain(pc.storage, pc.offset, gc.storage, gc.offset, mc.storage, mc.offset, vc.storage, vc.offset, 0, n,

@@ -95,8 +95,8 @@ final class Inplace {
     static Tensor addScaled(Tensor dst, Tensor src, double alpha) {
         if (dst.dtype() == DType.FLOAT32 && src.dtype() == DType.FLOAT32 && dst.isContiguous() && src.isContiguous()
                 && Arrays.equals(dst.shape, src.shape) && src.storage != dst.storage) {
-            float[] d = dst.storage.f;
-            float[] s = src.storage.f;
+            float[] d = dst.storage.f();
+            float[] s = src.storage.f();
             float a = (float) alpha;
             int n = dst.numel();
             int dof = dst.offset;
@@ -113,9 +113,9 @@ final class Inplace {
     /** {@code dst += value * t1 * t2}. */
     static Tensor addcmul(Tensor dst, Tensor t1, Tensor t2, double value) {
         if (fusable(dst, t1, t2)) {
-            float[] d = dst.storage.f;
-            float[] a = t1.storage.f;
-            float[] b = t2.storage.f;
+            float[] d = dst.storage.f();
+            float[] a = t1.storage.f();
+            float[] b = t2.storage.f();
             float v = (float) value;
             int n = dst.numel();
             for (int i = 0; i < n; i++) {
@@ -130,9 +130,9 @@ final class Inplace {
     /** {@code dst += value * t1 / t2}. */
     static Tensor addcdiv(Tensor dst, Tensor t1, Tensor t2, double value) {
         if (fusable(dst, t1, t2)) {
-            float[] d = dst.storage.f;
-            float[] a = t1.storage.f;
-            float[] b = t2.storage.f;
+            float[] d = dst.storage.f();
+            float[] a = t1.storage.f();
+            float[] b = t2.storage.f();
             float v = (float) value;
             int n = dst.numel();
             for (int i = 0; i < n; i++) {
@@ -179,7 +179,7 @@ final class Inplace {
     /** Fills without the checks and the version bump: for tensors being created. */
     static void fillRaw(Tensor dst, double value) {
         if (dst.storage.dtype == DType.FLOAT32 && dst.isContiguous()) {
-            java.util.Arrays.fill(dst.storage.f, dst.offset, dst.offset + dst.numel(), (float) value);
+            java.util.Arrays.fill(dst.storage.f(), dst.offset, dst.offset + dst.numel(), (float) value);
             return;
         }
         Elementwise.copy(Tensor.scalar(value, dst.dtype()), dst);

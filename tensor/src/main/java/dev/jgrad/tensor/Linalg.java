@@ -52,8 +52,8 @@ final class Linalg {
         }
         Tensor out = Tensor.zeros(DType.FLOAT32, n, p);
         if (out.numel() > 0 && k > 0) {
-            Gemm.sgemm(n, k, p, a.storage.f, a.offset, a.strides[0], a.strides[1], b.storage.f, b.offset, b.strides[0], b.strides[1],
-                    out.storage.f, 0, p);
+            Gemm.sgemm(n, k, p, a.storage.f(), a.offset, a.strides[0], a.strides[1], b.storage.f(), b.offset, b.strides[0], b.strides[1],
+                    out.storage.f(), 0, p);
         }
         return out;
     }
@@ -125,11 +125,11 @@ final class Linalg {
         Parallel.RangeBody body = (lo, hi) -> {
             for (int i = lo; i < hi; i++) {
                 if (f32) {
-                    Gemm.sgemm(n, k, p, A.storage.f, offs[3 * i + 1], ars, acs, B.storage.f, offs[3 * i + 2], brs, bcs,
-                            out.storage.f, offs[3 * i], p);
+                    Gemm.sgemm(n, k, p, A.storage.f(), offs[3 * i + 1], ars, acs, B.storage.f(), offs[3 * i + 2], brs, bcs,
+                            out.storage.f(), offs[3 * i], p);
                 } else {
-                    Gemm.dgemm(n, k, p, A.storage.d, offs[3 * i + 1], ars, acs, B.storage.d, offs[3 * i + 2], brs, bcs,
-                            out.storage.d, offs[3 * i], p);
+                    Gemm.dgemm(n, k, p, A.storage.d(), offs[3 * i + 1], ars, acs, B.storage.d(), offs[3 * i + 2], brs, bcs,
+                            out.storage.d(), offs[3 * i], p);
                 }
             }
         };

@@ -41,9 +41,9 @@ public final class PoolKernels {
         Parallel.forRange(planes, Math.max(1, GRAIN_ELEMENTS / Math.max(1, h * w)), (lo, hi) -> {
             for (int p = lo; p < hi; p++) {
                 if (in.dtype() == DType.FLOAT32) {
-                    planeF(in.storage.f, in.offset + p * h * w, h, w, win, values.storage.f, indices.storage.l, p * per);
+                    planeF(in.storage.f(), in.offset + p * h * w, h, w, win, values.storage.f(), indices.storage.l(), p * per);
                 } else {
-                    planeD(in.storage.d, in.offset + p * h * w, h, w, win, values.storage.d, indices.storage.l, p * per);
+                    planeD(in.storage.d(), in.offset + p * h * w, h, w, win, values.storage.d(), indices.storage.l(), p * per);
                 }
             }
         });
@@ -152,21 +152,21 @@ public final class PoolKernels {
         int w = inputShape[inputShape.length - 1];
         int per = g.size(-2) * g.size(-1);
         int planes = per == 0 ? 0 : g.numel() / per;
-        long[] idx = indices.storage.l;
+        long[] idx = indices.storage.l();
         int io = indices.offset;
         Parallel.forRange(planes, Math.max(1, GRAIN_ELEMENTS / Math.max(1, h * w)), (lo, hi) -> {
             for (int p = lo; p < hi; p++) {
                 int dst = p * h * w;
                 int src = p * per;
                 if (g.dtype() == DType.FLOAT32) {
-                    float[] from = g.storage.f;
-                    float[] to = gx.storage.f;
+                    float[] from = g.storage.f();
+                    float[] to = gx.storage.f();
                     for (int j = 0; j < per; j++) {
                         to[dst + (int) idx[io + src + j]] += from[g.offset + src + j];
                     }
                 } else {
-                    double[] from = g.storage.d;
-                    double[] to = gx.storage.d;
+                    double[] from = g.storage.d();
+                    double[] to = gx.storage.d();
                     for (int j = 0; j < per; j++) {
                         to[dst + (int) idx[io + src + j]] += from[g.offset + src + j];
                     }

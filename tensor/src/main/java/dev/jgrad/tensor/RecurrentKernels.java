@@ -22,9 +22,9 @@ public final class RecurrentKernels {
         act.narrow(1, 2 * h, h).copyFrom(gates.narrow(1, 2 * h, h).tanh());
         Tensor c = dense(cell);
         Tensor states = Tensor.zeros(DType.FLOAT32, b, 2 * h);
-        float[] a = act.storage.f;
-        float[] cp = c.storage.f;
-        float[] s = states.storage.f;
+        float[] a = act.storage.f();
+        float[] cp = c.storage.f();
+        float[] s = states.storage.f();
         for (int r = 0; r < b; r++) {
             int ar = r * 4 * h;
             int sr = r * 2 * h + h;
@@ -34,7 +34,7 @@ public final class RecurrentKernels {
             }
         }
         Tensor tanhCell = dense(states.narrow(1, h, h).tanh());
-        float[] t = tanhCell.storage.f;
+        float[] t = tanhCell.storage.f();
         for (int r = 0; r < b; r++) {
             int ar = r * 4 * h + 3 * h;
             int sr = r * 2 * h;
@@ -57,12 +57,12 @@ public final class RecurrentKernels {
         Tensor c = dense(cell);
         Tensor dGates = Tensor.zeros(DType.FLOAT32, b, 4 * h);
         Tensor dCell = Tensor.zeros(DType.FLOAT32, b, h);
-        float[] gr = g.storage.f;
-        float[] a = activated.storage.f;
-        float[] t = tanhCell.storage.f;
-        float[] cp = c.storage.f;
-        float[] dg = dGates.storage.f;
-        float[] dc = dCell.storage.f;
+        float[] gr = g.storage.f();
+        float[] a = activated.storage.f();
+        float[] t = tanhCell.storage.f();
+        float[] cp = c.storage.f();
+        float[] dg = dGates.storage.f();
+        float[] dc = dCell.storage.f();
         for (int r = 0; r < b; r++) {
             int gr0 = r * 2 * h;
             int ar = r * 4 * h;

@@ -108,7 +108,7 @@ final class Reduce {
         void gather(Storage s, int base, double[] buf) {
             if (offsets == null) {
                 if (s.dtype == DType.FLOAT32) {
-                    float[] f = s.f;
+                    float[] f = s.f();
                     for (int i = 0; i < count; i++) {
                         buf[i] = f[base + i * runStride];
                     }
@@ -178,9 +178,9 @@ final class Reduce {
                 if (exactLong) {
                     dst.setLong(o, reduceLong(op, src, base, plan));
                 } else if (fastFloat) {
-                    dst.setDouble(o, reduceFloatRun(op, src.f, base, plan.runStride, plan.count));
+                    dst.setDouble(o, reduceFloatRun(op, src.f(), base, plan.runStride, plan.count));
                 } else if (fastBool) {
-                    dst.b[o] = boolRun(op == Op.AMAX, src.b, base, plan.runStride, plan.count);
+                    dst.b()[o] = boolRun(op == Op.AMAX, src.b(), base, plan.runStride, plan.count);
                 } else {
                     plan.gather(src, base, buf);
                     dst.setDouble(o, reduceDoubles(op, buf, plan.count));
@@ -251,9 +251,9 @@ final class Reduce {
         Storage src = x.storage;
         it.forEachRow(new int[] {x.offset, 0}, (off, len) -> {
             if (as == 0) {
-                acc[off[1]] += src.dtype == DType.FLOAT32 ? reduceFloatRun(Op.SUM, src.f, off[0], xs, len) : runSum(src, off[0], xs, len);
+                acc[off[1]] += src.dtype == DType.FLOAT32 ? reduceFloatRun(Op.SUM, src.f(), off[0], xs, len) : runSum(src, off[0], xs, len);
             } else if (src.dtype == DType.FLOAT32) {
-                float[] f = src.f;
+                float[] f = src.f();
                 for (int i = 0; i < len; i++) {
                     acc[off[1] + i * as] += f[off[0] + i * xs];
                 }
@@ -280,7 +280,7 @@ final class Reduce {
     private static void parallelRuns(Op op, Tensor x, Plan plan, Tensor r, Iter it) {
         int rs = it.rowStride(0);
         int xs = it.rowStride(1);
-        float[] a = x.storage.f;
+        float[] a = x.storage.f();
         Storage dst = r.storage;
         it.forEachRowParallel(new int[] {0, x.offset}, plan.count, (off, len) -> {
             for (int i = 0; i < len; i++) {
@@ -509,11 +509,11 @@ final class Reduce {
         Storage s = x.storage;
         int step = x.strides[d];
         int len = x.shape[d];
-        float[] f = x.dtype() == DType.FLOAT32 ? s.f : null;
+        float[] f = x.dtype() == DType.FLOAT32 ? s.f() : null;
         it.forEachRow(new int[] {0, x.offset}, (off, m) -> {
             if (f != null) {
-                float[] vo = values.storage.f;
-                long[] io = indices.storage.l;
+                float[] vo = values.storage.f();
+                long[] io = indices.storage.l();
                 for (int i = 0; i < m; i++) {
                     int base = off[1] + i * xs;
                     float best = f[base];
@@ -542,7 +542,7 @@ final class Reduce {
                     }
                 }
                 values.storage.setDouble(off[0] + i * rs, best);
-                indices.storage.l[off[0] + i * rs] = bestIdx;
+                indices.storage.l()[off[0] + i * rs] = bestIdx;
             }
         });
         if (keepdim) {
@@ -567,7 +567,7 @@ final class Reduce {
                 && x.numel() >= Iter.PARALLEL_MIN && Parallel.threads() > 1) {
             return softmaxRowsOverlapped(x, len, log);
         }
-        Tensor r = Tensor.zeros(x.dtype(), x.shape);
+        Tensor r = Tensor.empty(x.dtype(), x.shape);
         int[] keptShape = x.shape.clone();
         keptShape[d] = 1;
         Iter it = Iter.of(keptShape, r.strides, x.strides);
@@ -576,16 +576,16 @@ final class Reduce {
         int xStep = x.strides[d];
         int rStep = r.strides[d];
         if (x.dtype() == DType.FLOAT32) {
-            float[] a = x.storage.f;
-            float[] o = r.storage.f;
+            float[] a = x.storage.f();
+            float[] o = r.storage.f();
             it.forEachRowParallel(new int[] {0, x.offset}, len, (off, m) -> {
                 for (int i = 0; i < m; i++) {
                     softmaxRowF(a, off[1] + i * xs, xStep, o, off[0] + i * rs, rStep, len, log);
                 }
             });
         } else {
-            double[] a = x.storage.d;
-            double[] o = r.storage.d;
+            double[] a = x.storage.d();
+            double[] o = r.storage.d();
             it.forEachRow(new int[] {0, x.offset}, (off, m) -> {
                 for (int i = 0; i < m; i++) {
                     softmaxRowD(a, off[1] + i * xs, xStep, o, off[0] + i * rs, rStep, len, log);
@@ -624,7 +624,7 @@ final class Reduce {
      */
     private static Tensor softmaxRowsOverlapped(Tensor x, int len, boolean log) {
         int rows = x.numel() / len;
-        float[] a = x.storage.f;
+        float[] a = x.storage.f();
         int base = x.offset;
         RowStats stats = ROW_STATS.get().ensure(rows);
         float[] rowMax = stats.max;
@@ -636,7 +636,7 @@ final class Reduce {
         // One part per thread; part 0 runs on the calling thread, which allocates before it joins in.
         Parallel.forRange(Parallel.threads(), 1, (lo, hi) -> {
             if (lo == 0) {
-                result[0] = Tensor.zeros(DType.FLOAT32, x.shape);
+                result[0] = Tensor.empty(DType.FLOAT32, x.shape);
             }
             float[] exps = EXP_ROW.get(len);
             for (int c = next.getAndIncrement(); c < chunks; c = next.getAndIncrement()) {
@@ -647,7 +647,7 @@ final class Reduce {
                 }
             }
         });
-        float[] o = result[0].storage.f;
+        float[] o = result[0].storage.f();
         Parallel.forRange(rows, Math.max(1, Iter.PARALLEL_MIN / 2 / len), (lo, hi) -> {
             for (int i = lo; i < hi; i++) {
                 if (log) {

@@ -57,7 +57,7 @@ final class Scatter {
         int ss = it.rowStride(2);
         Storage src = x.storage;
         Storage dst = out.storage;
-        long[] ix = index.storage.l;
+        long[] ix = index.storage.l();
         it.forEachRow(new int[] {0, index.offset, x.offset}, (off, n) -> {
             for (int i = 0; i < n; i++) {
                 long p = position(ix[off[1] + i * is], size, d);
@@ -69,10 +69,10 @@ final class Scatter {
 
     private static void copyElement(Storage src, int from, Storage dst, int to) {
         switch (dst.dtype) {
-            case FLOAT32: dst.f[to] = src.f[from]; break;
-            case FLOAT64: dst.d[to] = src.d[from]; break;
-            case INT64: dst.l[to] = src.l[from]; break;
-            default: dst.b[to] = src.b[from]; break;
+            case FLOAT32: dst.f()[to] = src.f()[from]; break;
+            case FLOAT64: dst.d()[to] = src.d()[from]; break;
+            case INT64: dst.l()[to] = src.l()[from]; break;
+            default: dst.b()[to] = src.b()[from]; break;
         }
     }
 
@@ -135,7 +135,7 @@ final class Scatter {
         int is = it.rowStride(0);
         int ss = it.rowStride(1);
         int ts = it.rowStride(2);
-        long[] ix = index.storage.l;
+        long[] ix = index.storage.l();
         Storage sv = s.storage;
         it.forEachRow(new int[] {index.offset, s.offset, 0}, (off, n) -> {
             for (int i = 0; i < n; i++) {

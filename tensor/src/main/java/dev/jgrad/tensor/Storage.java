@@ -11,11 +11,16 @@ package dev.jgrad.tensor;
 public final class Storage {
     final DType dtype;
     final int size;
-    final float[] f;
-    final double[] d;
-    final long[] l;
-    final boolean[] b;
+    // Not final: a storage that a Memory.Scope recycled drops its array, so that a tensor used after its
+    // scope closed fails in the accessors below instead of reading an array that now holds other data.
+    private float[] f;
+    private double[] d;
+    private long[] l;
+    private boolean[] b;
     private int version;
+    /** Set when a Memory.Scope gave the array back to its pool; kept storages are left alone at close. */
+    private boolean released;
+    private boolean kept;
 
     private Storage(DType dtype, int size, float[] f, double[] d, long[] l, boolean[] b) {
         this.dtype = dtype;
@@ -32,21 +37,95 @@ public final class Storage {
      * trainer) can report it and go on.
      */
     static Storage allocate(DType dtype, int size) {
+        return allocate(dtype, size, true);
+    }
+
+    /** As {@link #allocate}, for a kernel that writes every element: a recycled array keeps its old values. */
+    static Storage allocateUnzeroed(DType dtype, int size) {
+        return allocate(dtype, size, false);
+    }
+
+    private static Storage allocate(DType dtype, int size, boolean zeroed) {
         long bytes = (long) size * dtype.itemSize();
         if (bytes > Runtime.getRuntime().maxMemory()) {
             throw tooLarge(dtype, size, bytes);
         }
+        Object recycled = Memory.take(dtype, size, zeroed);
+        if (recycled != null) {
+            return Memory.register(ofArray(dtype, size, recycled));
+        }
         try {
-            switch (dtype) {
-                case FLOAT32: return new Storage(dtype, size, new float[size], null, null, null);
-                case FLOAT64: return new Storage(dtype, size, null, new double[size], null, null);
-                case INT64: return new Storage(dtype, size, null, null, new long[size], null);
-                case BOOL: return new Storage(dtype, size, null, null, null, new boolean[size]);
-                default: throw new AssertionError(dtype);
-            }
+            return Memory.register(fresh(dtype, size));
         } catch (OutOfMemoryError e) {
             throw tooLarge(dtype, size, bytes);
         }
+    }
+
+    private static Storage fresh(DType dtype, int size) {
+        switch (dtype) {
+            case FLOAT32: return new Storage(dtype, size, new float[size], null, null, null);
+            case FLOAT64: return new Storage(dtype, size, null, new double[size], null, null);
+            case INT64: return new Storage(dtype, size, null, null, new long[size], null);
+            case BOOL: return new Storage(dtype, size, null, null, null, new boolean[size]);
+            default: throw new AssertionError(dtype);
+        }
+    }
+
+    /** A storage over a recycled array (zeroed by the pool when the caller asked for zeros). */
+    private static Storage ofArray(DType dtype, int size, Object array) {
+        switch (dtype) {
+            case FLOAT32: return new Storage(dtype, size, (float[]) array, null, null, null);
+            case FLOAT64: return new Storage(dtype, size, null, (double[]) array, null, null);
+            case INT64: return new Storage(dtype, size, null, null, (long[]) array, null);
+            default: return new Storage(dtype, size, null, null, null, (boolean[]) array);
+        }
+    }
+
+    /** Gives the array up (to the scope's pool): from now on every access throws. */
+    Object release() {
+        Object a = array();
+        released = true;
+        f = null;
+        d = null;
+        l = null;
+        b = null;
+        return a;
+    }
+
+    /** Marks the storage as outliving the scope it was made in. */
+    void keep() {
+        kept = true;
+    }
+
+    boolean isKept() {
+        return kept;
+    }
+
+    private void live() {
+        if (released) {
+            throw new ScopeClosedException("this tensor's memory went back to the pool when its Memory.scope() closed; "
+                    + "call keep() on a tensor, inside the scope, to use it after the scope");
+        }
+    }
+
+    float[] f() {
+        live();
+        return f;
+    }
+
+    double[] d() {
+        live();
+        return d;
+    }
+
+    long[] l() {
+        live();
+        return l;
+    }
+
+    boolean[] b() {
+        live();
+        return b;
     }
 
     private static OutOfMemoryException tooLarge(DType dtype, int size, long bytes) {
@@ -89,6 +168,7 @@ public final class Storage {
     }
 
     double getDouble(int i) {
+        live();
         switch (dtype) {
             case FLOAT32: return f[i];
             case FLOAT64: return d[i];
@@ -98,6 +178,7 @@ public final class Storage {
     }
 
     long getLong(int i) {
+        live();
         switch (dtype) {
             case FLOAT32: return (long) f[i];
             case FLOAT64: return (long) d[i];
@@ -107,6 +188,7 @@ public final class Storage {
     }
 
     void setDouble(int i, double v) {
+        live();
         switch (dtype) {
             case FLOAT32: f[i] = (float) v; break;
             case FLOAT64: d[i] = v; break;
@@ -116,6 +198,7 @@ public final class Storage {
     }
 
     void setLong(int i, long v) {
+        live();
         switch (dtype) {
             case FLOAT32: f[i] = v; break;
             case FLOAT64: d[i] = v; break;
@@ -126,6 +209,7 @@ public final class Storage {
 
     /** Identity of the underlying array, for "do these two tensors share memory" checks. */
     Object array() {
+        live();
         switch (dtype) {
             case FLOAT32: return f;
             case FLOAT64: return d;

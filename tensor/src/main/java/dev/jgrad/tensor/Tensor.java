@@ -39,6 +39,15 @@ public final class Tensor implements ArrayOps<Tensor> {
         return new Tensor(Storage.allocate(dtype, Shape.numel(s)), 0, s, Shape.contiguousStrides(s));
     }
 
+    /**
+     * A new contiguous tensor for a kernel that writes every element: inside a {@link Memory#scope()} its
+     * recycled array is not zeroed first (outside one, a new array is zero anyway).
+     */
+    static Tensor empty(DType dtype, int... shape) {
+        int[] s = shape.clone();
+        return new Tensor(Storage.allocateUnzeroed(dtype, Shape.numel(s)), 0, s, Shape.contiguousStrides(s));
+    }
+
     /** A new float32 tensor of zeros. */
     public static Tensor zeros(int... shape) {
         return zeros(DType.FLOAT32, shape);
@@ -177,7 +186,7 @@ public final class Tensor implements ArrayOps<Tensor> {
     public static Tensor eye(int n) {
         Tensor t = zeros(n, n);
         for (int i = 0; i < n; i++) {
-            t.storage.f[i * n + i] = 1f;
+            t.storage.f()[i * n + i] = 1f;
         }
         return t;
     }
@@ -190,7 +199,7 @@ public final class Tensor implements ArrayOps<Tensor> {
     /** Uniform samples in [lo, hi) in float32. */
     public static Tensor uniform(Generator gen, double lo, double hi, int... shape) {
         Tensor t = zeros(shape);
-        float[] f = t.storage.f;
+        float[] f = t.storage.f();
         for (int i = 0; i < f.length; i++) {
             f[i] = (float) (lo + (hi - lo) * gen.nextDouble());
         }
@@ -200,7 +209,7 @@ public final class Tensor implements ArrayOps<Tensor> {
     /** Standard normal samples in float32. */
     public static Tensor randn(Generator gen, int... shape) {
         Tensor t = zeros(shape);
-        float[] f = t.storage.f;
+        float[] f = t.storage.f();
         for (int i = 0; i < f.length; i++) {
             f[i] = (float) gen.nextGaussian();
         }
@@ -213,7 +222,7 @@ public final class Tensor implements ArrayOps<Tensor> {
             throw new IllegalArgumentException("randint: low (" + lo + ") must be less than high (" + hi + "), as in torch.randint(low, high)");
         }
         Tensor t = zeros(DType.INT64, shape);
-        long[] v = t.storage.l;
+        long[] v = t.storage.l();
         for (int i = 0; i < v.length; i++) {
             v[i] = lo + gen.nextLong(hi - lo);
         }
@@ -290,6 +299,15 @@ public final class Tensor implements ArrayOps<Tensor> {
     }
 
     /** Whether this tensor and {@code other} share a buffer (one is a view of the other, or both of a third). */
+    /**
+     * Keeps this tensor's memory (shared with its views) when the {@link Memory#scope()} it was made in
+     * closes, so it can be used after it; outside a scope it does nothing. Returns this tensor.
+     */
+    public Tensor keep() {
+        storage.keep();
+        return this;
+    }
+
     public boolean sharesStorage(Tensor other) {
         return storage == other.storage;
     }
@@ -355,22 +373,22 @@ public final class Tensor implements ArrayOps<Tensor> {
     /** The values in row-major order as a new array, converted to float. */
     public float[] toFloatArray() {
         Tensor c = to(DType.FLOAT32).contiguous();
-        return Arrays.copyOfRange(c.storage.f, c.offset, c.offset + c.numel());
+        return Arrays.copyOfRange(c.storage.f(), c.offset, c.offset + c.numel());
     }
 
     public double[] toDoubleArray() {
         Tensor c = to(DType.FLOAT64).contiguous();
-        return Arrays.copyOfRange(c.storage.d, c.offset, c.offset + c.numel());
+        return Arrays.copyOfRange(c.storage.d(), c.offset, c.offset + c.numel());
     }
 
     public long[] toLongArray() {
         Tensor c = to(DType.INT64).contiguous();
-        return Arrays.copyOfRange(c.storage.l, c.offset, c.offset + c.numel());
+        return Arrays.copyOfRange(c.storage.l(), c.offset, c.offset + c.numel());
     }
 
     public boolean[] toBooleanArray() {
         Tensor c = to(DType.BOOL).contiguous();
-        return Arrays.copyOfRange(c.storage.b, c.offset, c.offset + c.numel());
+        return Arrays.copyOfRange(c.storage.b(), c.offset, c.offset + c.numel());
     }
 
     @Override
@@ -577,7 +595,7 @@ public final class Tensor implements ArrayOps<Tensor> {
 
     @Override
     public Tensor clone() {
-        Tensor out = zeros(dtype(), shape);
+        Tensor out = empty(dtype(), shape);
         Elementwise.copy(this, out);
         return out;
     }

@@ -51,8 +51,8 @@ class LinalgTest {
             Tensor b = Tensor.randn(g, s[1], s[2]);
             float[] plain = new float[s[0] * s[2]];
             float[] vector = new float[s[0] * s[2]];
-            PackedGemm.sgemm(new ScalarMicroKernel(), s[0], s[1], s[2], a.storage.f, 0, s[1], 1, b.storage.f, 0, s[2], 1, plain, 0, s[2]);
-            PackedGemm.sgemm(Simd.GEMM, s[0], s[1], s[2], a.storage.f, 0, s[1], 1, b.storage.f, 0, s[2], 1, vector, 0, s[2]);
+            PackedGemm.sgemm(new ScalarMicroKernel(), s[0], s[1], s[2], a.storage.f(), 0, s[1], 1, b.storage.f(), 0, s[2], 1, plain, 0, s[2]);
+            PackedGemm.sgemm(Simd.GEMM, s[0], s[1], s[2], a.storage.f(), 0, s[1], 1, b.storage.f(), 0, s[2], 1, vector, 0, s[2]);
             for (int i = 0; i < plain.length; i++) {
                 assertEquals(plain[i], vector[i], 1e-4 * Math.sqrt(s[1]) * (1 + Math.abs(plain[i])), "shape " + java.util.Arrays.toString(s) + " element " + i);
             }

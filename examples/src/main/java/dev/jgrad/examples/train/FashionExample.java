@@ -22,6 +22,7 @@ import dev.jgrad.nn.data.IdxFormatException;
 import dev.jgrad.nn.optim.Adam;
 import dev.jgrad.nn.optim.Optimizer;
 import dev.jgrad.tensor.Generator;
+import dev.jgrad.tensor.Memory;
 import dev.jgrad.tensor.Tensor;
 
 import java.io.IOException;
@@ -127,12 +128,14 @@ public final class FashionExample {
         double lossSum = 0;
         try (NoGrad g = NoGrad.enter()) {
             for (List<Tensor> b : new DataLoader(data, EVAL_BATCH, false, 0, false)) {
-                Variable logits = model.forward(Variable.of(b.get(0)));
-                lossSum += Losses.crossEntropy(logits, b.get(1), Reduction.SUM, Losses.IGNORE_INDEX, 0.0).item();
-                long[] pred = logits.data().argmax(1, false).toLongArray();
-                long[] truth = b.get(1).toLongArray();
-                for (int i = 0; i < pred.length; i++) {
-                    confusion[(int) truth[i]][(int) pred[i]]++;
+                try (Memory.Scope scope = Memory.scope()) {
+                    Variable logits = model.forward(Variable.of(b.get(0)));
+                    lossSum += Losses.crossEntropy(logits, b.get(1), Reduction.SUM, Losses.IGNORE_INDEX, 0.0).item();
+                    long[] pred = logits.data().argmax(1, false).toLongArray();
+                    long[] truth = b.get(1).toLongArray();
+                    for (int i = 0; i < pred.length; i++) {
+                        confusion[(int) truth[i]][(int) pred[i]]++;
+                    }
                 }
             }
         } finally {

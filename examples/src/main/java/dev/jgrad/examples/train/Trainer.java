@@ -6,6 +6,7 @@ import dev.jgrad.examples.cli.UserError;
 import dev.jgrad.examples.report.Metrics;
 import dev.jgrad.nn.data.DataLoader;
 import dev.jgrad.nn.optim.Optimizer;
+import dev.jgrad.tensor.Memory;
 import dev.jgrad.tensor.Tensor;
 
 import java.util.List;
@@ -17,7 +18,8 @@ import java.util.function.Supplier;
 /**
  * The training loop every example shares: for each batch, zero the gradients, compute the loss, run
  * backward and step; log the mean training loss and the held-out loss of every epoch into the metrics.
- * The held-out loss is computed with recording off, so no example has to remember to. A loss that is
+ * The held-out loss is computed with recording off, so no example has to remember to; each step runs in
+ * its own {@code Memory.scope()}, so its tensors' arrays are reused by the next. A loss that is
  * NaN or infinite stops the run before it updates the weights (unless NaN is allowed), so a diverging
  * run never gets as far as saving its checkpoint.
  */
@@ -48,15 +50,19 @@ final class Trainer {
             double sum = 0;
             int n = 0;
             for (List<Tensor> batch : loader) {
-                opt.zeroGrad();
-                Variable l = loss.apply(batch);
-                double v = l.item();
-                if (!Double.isFinite(v) && !allowNan) {
-                    throw new UserError(String.format(Locale.ROOT, "the %s loss is %s at epoch %d, step %d of %d: the run stopped "
-                            + "and saved nothing (lower --lr, or pass --allow-nan to go on)", series, v, e, n + 1, loader.batches()));
+                double v;
+                // One memory scope per step: the step's tensors give their arrays to the next step.
+                try (Memory.Scope scope = Memory.scope()) {
+                    opt.zeroGrad();
+                    Variable l = loss.apply(batch);
+                    v = l.item();
+                    if (!Double.isFinite(v) && !allowNan) {
+                        throw new UserError(String.format(Locale.ROOT, "the %s loss is %s at epoch %d, step %d of %d: the run stopped "
+                                + "and saved nothing (lower --lr, or pass --allow-nan to go on)", series, v, e, n + 1, loader.batches()));
+                    }
+                    l.backward();
+                    opt.step();
                 }
-                l.backward();
-                opt.step();
                 sum += v;
                 n++;
                 step++;

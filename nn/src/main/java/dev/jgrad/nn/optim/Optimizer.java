@@ -46,6 +46,8 @@ public abstract class Optimizer {
                 Parameter p = params.get(i);
                 if (p.grad() != null) {
                     update(p.data(), p.grad(), state.get(i));
+                    // The state lives across steps, so it outlives the step's Memory.scope().
+                    state.get(i).values().forEach(Tensor::keep);
                 }
             }
         }
@@ -138,7 +140,7 @@ public abstract class Optimizer {
                         + Shape.str(p.shape()));
                 continue;
             }
-            next.get(i).put(parts[2], t.dim() > 0 ? t.to(p.dtype()).clone() : t.clone());
+            next.get(i).put(parts[2], (t.dim() > 0 ? t.to(p.dtype()).clone() : t.clone()).keep());
         }
         if (!problems.isEmpty()) {
             throw new StateDictException("Error(s) in loading optimizer state:\n  " + String.join("\n  ", problems));
