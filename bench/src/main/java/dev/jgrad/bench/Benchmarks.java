@@ -13,6 +13,8 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 
 import java.util.concurrent.TimeUnit;
+import java.util.function.DoubleSupplier;
+import java.util.function.IntSupplier;
 
 /**
  * JMH benchmarks of the workloads W1-W9 of DESIGN.md, shapes and steps exactly as written there, with
@@ -22,6 +24,19 @@ import java.util.concurrent.TimeUnit;
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 public class Benchmarks {
+    /** A call in a Memory.scope() of its own, as a training step runs: its tensors' arrays are recycled. */
+    private static int scoped(IntSupplier call) {
+        try (Memory.Scope scope = Memory.scope()) {
+            return call.getAsInt();
+        }
+    }
+
+    private static double scoped(DoubleSupplier call) {
+        try (Memory.Scope scope = Memory.scope()) {
+            return call.getAsDouble();
+        }
+    }
+
     /** W1: float32 (N,N) @ (N,N). */
     @State(Scope.Benchmark)
     public static class Matmul {
@@ -76,16 +91,12 @@ public class Benchmarks {
     /** W2 as a training step would run it: one Memory.scope() per call, so the result's array is recycled. */
     @Benchmark
     public int w2BroadcastAddScoped(Arrays s) {
-        try (Memory.Scope scope = Memory.scope()) {
-            return s.x.add(s.v).storageOffset();
-        }
+        return scoped(() -> s.x.add(s.v).storageOffset());
     }
 
     @Benchmark
     public int w2OuterSubScoped(Arrays s) {
-        try (Memory.Scope scope = Memory.scope()) {
-            return s.p.sub(s.q).storageOffset();
-        }
+        return scoped(() -> s.p.sub(s.q).storageOffset());
     }
 
     @Benchmark
@@ -100,9 +111,7 @@ public class Benchmarks {
 
     @Benchmark
     public int w4SoftmaxScoped(Arrays s) {
-        try (Memory.Scope scope = Memory.scope()) {
-            return s.logits.softmax(-1).storageOffset();
-        }
+        return scoped(() -> s.logits.softmax(-1).storageOffset());
     }
 
     @State(Scope.Benchmark)
@@ -123,9 +132,7 @@ public class Benchmarks {
     /** W5 as Trainer.fit runs it: the step in a Memory.scope() of its own. */
     @Benchmark
     public double w5MlpTrainStepScoped(Mlp s) {
-        try (Memory.Scope scope = Memory.scope()) {
-            return s.w.step();
-        }
+        return scoped(s.w::step);
     }
 
     @State(Scope.Benchmark)
@@ -145,9 +152,7 @@ public class Benchmarks {
 
     @Benchmark
     public double w6MhaFwdBwdScoped(Mha s) {
-        try (Memory.Scope scope = Memory.scope()) {
-            return s.w.step();
-        }
+        return scoped(s.w::step);
     }
 
     @State(Scope.Benchmark)
@@ -182,9 +187,7 @@ public class Benchmarks {
 
     @Benchmark
     public double w8ConvFwdBwdScoped(Conv s) {
-        try (Memory.Scope scope = Memory.scope()) {
-            return s.w.step();
-        }
+        return scoped(s.w::step);
     }
 
     @State(Scope.Benchmark)
@@ -204,8 +207,6 @@ public class Benchmarks {
 
     @Benchmark
     public double w9LstmFwdBwdScoped(Lstm s) {
-        try (Memory.Scope scope = Memory.scope()) {
-            return s.w.step();
-        }
+        return scoped(s.w::step);
     }
 }
