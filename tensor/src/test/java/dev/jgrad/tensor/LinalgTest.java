@@ -28,7 +28,7 @@ class LinalgTest {
     @Test
     void matmulAgreesWithNaiveProductForManyShapesAndLayouts() {
         Generator g = new Generator(11);
-        int[][] shapes = {{1, 1, 1}, {3, 5, 7}, {17, 9, 33}, {64, 65, 63}, {2, 300, 3}, {130, 7, 129}};
+        int[][] shapes = {{1, 1, 1}, {3, 5, 7}, {17, 9, 33}, {64, 65, 63}, {2, 300, 3}, {130, 7, 129}, {40, 700, 45}, {70, 128, 300}};
         for (int[] s : shapes) {
             Tensor a = Tensor.randn(g, s[0], s[1]);
             Tensor b = Tensor.randn(g, s[1], s[2]);
