@@ -104,11 +104,7 @@ final class ViewOps {
      */
     private static Tensor zerosInLayoutOf(Tensor g, int[] shape) {
         int n = shape.length;
-        Integer[] order = new Integer[n];
-        for (int i = 0; i < n; i++) {
-            order[i] = i;
-        }
-        java.util.Arrays.sort(order, (a, b) -> Integer.compare(g.stride(b), g.stride(a)));
+        int[] order = Shape.dimsByStride(java.util.Arrays.copyOf(g.strides(), n));
         int[] laid = new int[n];
         int[] back = new int[n];
         for (int i = 0; i < n; i++) {

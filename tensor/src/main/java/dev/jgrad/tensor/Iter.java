@@ -33,12 +33,7 @@ final class Iter {
      */
     static Iter elementwise(int[] shape, int[]... strides) {
         int nd = shape.length;
-        Integer[] order = new Integer[nd];
-        for (int i = 0; i < nd; i++) {
-            order[i] = i;
-        }
-        int[] lead = strides[0];
-        java.util.Arrays.sort(order, (x, y) -> Integer.compare(Math.abs(lead[y]), Math.abs(lead[x])));
+        int[] order = Shape.dimsByStride(strides[0]);
         int[] s = new int[nd];
         int[][] st = new int[strides.length][nd];
         for (int i = 0; i < nd; i++) {

@@ -19,11 +19,14 @@ import java.util.Map;
  * }</pre>
  * A new JVM array is zeroed in memory the cache has not seen, which costs more than many ops; inside a
  * scope a tensor of a size seen before gets an array the last step gave back, still in cache (zeroed
- * where the op needs zeros; an op that writes every element skips that). When the scope closes, every tensor made in it (on its thread) gives up its array unless it was
- * {@link Tensor#keep() kept} (arrays of 4 KB and more go back to the pool, smaller ones to the collector);
- * using such a tensor afterwards throws {@link ScopeClosedException}, it never reads recycled data. Gradients of leaves and optimizer state are kept by autograd and the
- * optimizers themselves. Without a scope nothing changes: arrays are allocated and collected as usual.
- * Scopes nest (the innermost owns what is made) and belong to the thread that opened them.
+ * where the op needs zeros; an op that writes every element skips that).
+ *
+ * <p>When the scope closes, every tensor made in it (on its thread) gives up its array unless it was
+ * {@link Tensor#keep() kept} (arrays of 4 KB and more go back to the pool, smaller ones to the
+ * collector); using such a tensor afterwards throws {@link ScopeClosedException}, it never reads
+ * recycled data. Gradients of leaves, optimizer state, parameters and module buffers keep themselves.
+ * Without a scope nothing changes: arrays are allocated and collected as usual. Scopes nest (the
+ * innermost owns what is made) and belong to the thread that opened them.
  */
 public final class Memory {
     /** Arrays smaller than this are cheaper to allocate than to pool. */

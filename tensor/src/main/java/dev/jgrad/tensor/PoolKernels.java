@@ -35,8 +35,8 @@ public final class PoolKernels {
         int[] outShape = shape.clone();
         outShape[shape.length - 2] = win.outH;
         outShape[shape.length - 1] = win.outW;
-        Tensor values = Tensor.zeros(x.dtype(), outShape);
-        Tensor indices = Tensor.zeros(DType.INT64, outShape);
+        Tensor values = Tensor.empty(x.dtype(), outShape);
+        Tensor indices = Tensor.empty(DType.INT64, outShape);
         int per = win.outH * win.outW;
         Parallel.forRange(planes, Math.max(1, GRAIN_ELEMENTS / Math.max(1, h * w)), (lo, hi) -> {
             for (int p = lo; p < hi; p++) {

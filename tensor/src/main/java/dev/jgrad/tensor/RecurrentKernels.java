@@ -21,7 +21,7 @@ public final class RecurrentKernels {
         Tensor act = dense(gates.sigmoid());
         act.narrow(1, 2 * h, h).copyFrom(gates.narrow(1, 2 * h, h).tanh());
         Tensor c = dense(cell);
-        Tensor states = Tensor.zeros(DType.FLOAT32, b, 2 * h);
+        Tensor states = Tensor.empty(DType.FLOAT32, b, 2 * h);
         float[] a = act.storage.f();
         float[] cp = c.storage.f();
         float[] s = states.storage.f();
@@ -55,8 +55,8 @@ public final class RecurrentKernels {
         int h = tanhCell.size(1);
         Tensor g = dense(grad.to(DType.FLOAT32));
         Tensor c = dense(cell);
-        Tensor dGates = Tensor.zeros(DType.FLOAT32, b, 4 * h);
-        Tensor dCell = Tensor.zeros(DType.FLOAT32, b, h);
+        Tensor dGates = Tensor.empty(DType.FLOAT32, b, 4 * h);
+        Tensor dCell = Tensor.empty(DType.FLOAT32, b, h);
         float[] gr = g.storage.f();
         float[] a = activated.storage.f();
         float[] t = tanhCell.storage.f();

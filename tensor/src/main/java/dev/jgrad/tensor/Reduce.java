@@ -75,18 +75,13 @@ final class Reduce {
             }
             keptShape = new int[nk];
             keptStrides = new int[nk];
-            int[] rShape = new int[red.length - nk];
-            int[] rStrides = new int[red.length - nk];
-            for (int i = 0, k = 0, r = 0; i < red.length; i++) {
-                if (red[i]) {
-                    rShape[r] = x.shape[i];
-                    rStrides[r++] = x.strides[i];
-                } else {
+            for (int i = 0, k = 0; i < red.length; i++) {
+                if (!red[i]) {
                     keptShape[k] = x.shape[i];
                     keptStrides[k++] = x.strides[i];
                 }
             }
-            Iter it = Iter.of(rShape, rStrides);
+            Iter it = reducedLayout(x, red);
             count = it.numel();
             if (count == 0 || it.rowLength() == count) {
                 runStride = count == 0 ? 0 : it.rowStride(0);
@@ -125,6 +120,23 @@ final class Reduce {
         }
     }
 
+    /** An iteration over the reduced dims of x alone (coalesced where they form runs). */
+    private static Iter reducedLayout(Tensor x, boolean[] red) {
+        int nr = 0;
+        for (boolean r : red) {
+            nr += r ? 1 : 0;
+        }
+        int[] rShape = new int[nr];
+        int[] rStrides = new int[nr];
+        for (int i = 0, r = 0; i < red.length; i++) {
+            if (red[i]) {
+                rShape[r] = x.shape[i];
+                rStrides[r++] = x.strides[i];
+            }
+        }
+        return Iter.of(rShape, rStrides);
+    }
+
     static Tensor reduce(Op op, Tensor x, int[] dims, boolean keepdim) {
         int n = x.shape.length;
         boolean[] red = reducedMask(dims, n);
@@ -155,12 +167,18 @@ final class Reduce {
         if (collapsed != null) {
             return collapsed;
         }
+        if ((op == Op.SUM || op == Op.MEAN) && in.isFloating()) {
+            // Decided before a Plan is made: its table of offsets is not needed when the input is walked in memory order.
+            Iter folded = reducedLayout(x, red);
+            int count = folded.numel();
+            if (count == 0 || folded.rowLength() != count || folded.rowStride(0) != 1) {
+                Tensor r = Tensor.zeros(outType, reducedShape(x.shape, red, false));
+                accumulate(op, x, red, count, r);
+                return keepdim ? r.view(reducedShape(x.shape, red, true)) : r;
+            }
+        }
         Plan plan = new Plan(x, red);
         Tensor r = Tensor.zeros(outType, plan.keptShape);
-        if ((op == Op.SUM || op == Op.MEAN) && in.isFloating() && (plan.offsets != null || plan.runStride != 1)) {
-            accumulate(op, x, red, plan.count, r);
-            return keepdim ? r.view(reducedShape(x.shape, red, true)) : r;
-        }
         Storage src = x.storage;
         Storage dst = r.storage;
         double[] buf = new double[plan.count];

@@ -188,6 +188,23 @@ public final class Shape {
         return cut ? sb.append(" (").append(shape.length).append(" dims)").toString() : sb.toString();
     }
 
+    /**
+     * The dims in memory order of a layout: largest stride (in magnitude) first, ties in their logical
+     * order. Where a permuted or channels-last tensor's rows really run.
+     */
+    public static int[] dimsByStride(int[] strides) {
+        Integer[] order = new Integer[strides.length];
+        for (int i = 0; i < order.length; i++) {
+            order[i] = i;
+        }
+        Arrays.sort(order, (a, b) -> Integer.compare(Math.abs(strides[b]), Math.abs(strides[a])));
+        int[] r = new int[order.length];
+        for (int i = 0; i < r.length; i++) {
+            r[i] = order[i];
+        }
+        return r;
+    }
+
     /** Shapes with more dims than this print their first and last few only, so a message stays one readable line. */
     static final int MAX_PRINTED_DIMS = 12;
 

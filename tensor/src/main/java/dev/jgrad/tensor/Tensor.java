@@ -298,7 +298,6 @@ public final class Tensor implements ArrayOps<Tensor> {
         return storage.version();
     }
 
-    /** Whether this tensor and {@code other} share a buffer (one is a view of the other, or both of a third). */
     /**
      * Keeps this tensor's memory (shared with its views) when the {@link Memory#scope()} it was made in
      * closes, so it can be used after it; outside a scope it does nothing. Returns this tensor.
@@ -308,6 +307,7 @@ public final class Tensor implements ArrayOps<Tensor> {
         return this;
     }
 
+    /** Whether this tensor and {@code other} share a buffer (one is a view of the other, or both of a third). */
     public boolean sharesStorage(Tensor other) {
         return storage == other.storage;
     }
