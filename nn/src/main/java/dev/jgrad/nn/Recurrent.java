@@ -6,7 +6,6 @@ import dev.jgrad.tensor.DType;
 import dev.jgrad.tensor.RecurrentKernels;
 import dev.jgrad.tensor.Shape;
 import dev.jgrad.tensor.ShapeException;
-
 import dev.jgrad.tensor.Tensor;
 
 import java.util.ArrayList;

@@ -183,11 +183,11 @@ public final class FashionExample {
         double acc = ev.accuracy();
         double[] perClass = ev.perClass();
         out.printf(Locale.ROOT, "test accuracy %.2f%% (%d images)%n", 100 * acc, test.size());
-        StringBuilder worst = new StringBuilder();
+        StringBuilder perClassLine = new StringBuilder();
         for (int c = 0; c < CLASSES.length; c++) {
-            worst.append(c == 0 ? "" : ", ").append(CLASSES[c]).append(String.format(Locale.ROOT, " %.1f%%", 100 * perClass[c]));
+            perClassLine.append(c == 0 ? "" : ", ").append(CLASSES[c]).append(String.format(Locale.ROOT, " %.1f%%", 100 * perClass[c]));
         }
-        out.println("per class: " + worst);
+        out.println("per class: " + perClassLine);
         String subtitle = String.format(Locale.ROOT, "%s, test accuracy %.2f%%  (seed %d, %d epochs)", kind, 100 * acc, o.seed(), epochs);
         RunFiles.writeMetricsAndChart(dir, metrics, "Fashion-MNIST " + kind + ": cross-entropy", subtitle);
         Path png = dir.resolve("confusion.png");

@@ -1,6 +1,7 @@
 package dev.jgrad.examples.train;
 
 import dev.jgrad.examples.cli.UserError;
+import dev.jgrad.nn.io.AtomicFile;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -29,20 +30,11 @@ final class RunDirectory {
             Files.createDirectories(dir);
             Path probe = Files.createTempFile(dir, ".write-check", ".tmp");
             Files.delete(probe);
-        } catch (IOException | SecurityException e) {
-            throw new UserError("cannot write to --out " + dir + ": " + describe(e));
+        } catch (IOException e) {
+            throw new UserError("cannot write to --out " + dir + ": " + AtomicFile.reason(e));
+        } catch (SecurityException e) {
+            throw new UserError("cannot write to --out " + dir + ": " + (e.getMessage() == null ? "SecurityException" : e.getMessage()));
         }
         return dir;
-    }
-
-    private static String describe(Exception e) {
-        String m = e.getMessage();
-        if (e instanceof java.nio.file.AccessDeniedException) {
-            return "permission denied";
-        }
-        if (e instanceof java.nio.file.FileSystemException && ((java.nio.file.FileSystemException) e).getReason() != null) {
-            return ((java.nio.file.FileSystemException) e).getReason();
-        }
-        return m == null ? e.getClass().getSimpleName() : m;
     }
 }

@@ -69,8 +69,14 @@ public final class Json {
         }
         char c = text.charAt(pos);
         switch (c) {
-            case '{': return object();
-            case '[': return array();
+            case '{':
+            case '[':
+                if (++depth > MAX_DEPTH) {
+                    throw error("nested deeper than " + MAX_DEPTH + " levels");
+                }
+                Object nested = c == '{' ? object() : array();
+                depth--;
+                return nested;
             case '"': return string();
             case 't': return literal("true", Boolean.TRUE);
             case 'f': return literal("false", Boolean.FALSE);
@@ -91,20 +97,12 @@ public final class Json {
         return v;
     }
 
-    private void enter() {
-        if (++depth > MAX_DEPTH) {
-            throw error("nested deeper than " + MAX_DEPTH + " levels");
-        }
-    }
-
     private Map<String, Object> object() {
-        enter();
         Map<String, Object> m = new LinkedHashMap<>();
         pos++;
         skipWhitespace();
         if (peek() == '}') {
             pos++;
-            depth--;
             return m;
         }
         while (true) {
@@ -127,7 +125,6 @@ public final class Json {
             char c = peek();
             pos++;
             if (c == '}') {
-                depth--;
                 return m;
             }
             if (c != ',') {
@@ -138,13 +135,11 @@ public final class Json {
     }
 
     private List<Object> array() {
-        enter();
         List<Object> list = new ArrayList<>();
         pos++;
         skipWhitespace();
         if (peek() == ']') {
             pos++;
-            depth--;
             return list;
         }
         while (true) {
@@ -154,7 +149,6 @@ public final class Json {
             char c = peek();
             pos++;
             if (c == ']') {
-                depth--;
                 return list;
             }
             if (c != ',') {

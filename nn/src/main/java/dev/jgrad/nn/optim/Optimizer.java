@@ -28,11 +28,8 @@ public abstract class Optimizer {
         if (params.isEmpty()) {
             throw new IllegalArgumentException("optimizer got an empty parameter list");
         }
-        if (!(lr >= 0) || Double.isInfinite(lr)) {
-            throw new IllegalArgumentException("Invalid learning rate: " + lr + " (a finite number, 0 or more)");
-        }
         this.params = new ArrayList<>(params);
-        this.lr = lr;
+        this.lr = checkedLr(lr);
         for (int i = 0; i < params.size(); i++) {
             state.add(new LinkedHashMap<>());
         }
@@ -68,10 +65,14 @@ public abstract class Optimizer {
     }
 
     public void setLr(double lr) {
+        this.lr = checkedLr(lr);
+    }
+
+    private static double checkedLr(double lr) {
         if (!(lr >= 0) || Double.isInfinite(lr)) {
             throw new IllegalArgumentException("Invalid learning rate: " + lr + " (a finite number, 0 or more)");
         }
-        this.lr = lr;
+        return lr;
     }
 
     public List<Parameter> params() {
