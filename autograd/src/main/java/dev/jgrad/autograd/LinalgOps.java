@@ -32,19 +32,28 @@ final class LinalgOps {
             if (n.needs(0)) {
                 Tensor bv = n.saved(1);
                 Tensor b2 = bVec ? bv.unsqueeze(1) : bv;
-                Tensor r = g2.matmul(b2.mT());
                 int[] target = aVec ? new int[] {1, aShape[0]} : aShape;
-                ga = r.sumTo(target).reshape(aShape);
+                ga = summedOver(g2, b2.mT(), target).reshape(aShape);
             }
             if (n.needs(1)) {
                 Tensor av = n.saved(0);
                 Tensor a2 = aVec ? av.unsqueeze(0) : av;
-                Tensor r = a2.mT().matmul(g2);
                 int[] target = bVec ? new int[] {bShape[0], 1} : bShape;
-                gb = r.sumTo(target).reshape(bShape);
+                gb = summedOver(a2.mT(), g2, target).reshape(bShape);
             }
             return new Tensor[] {ga, gb};
         });
+    }
+
+    /**
+     * {@code (x @ y).sumTo(target)}: a 2-d target (an operand the product broadcast along every batch dim,
+     * as a convolution's weight) is summed as the products are made, without their stack.
+     */
+    private static Tensor summedOver(Tensor x, Tensor y, int[] target) {
+        if (target.length == 2 && (x.dim() > 2 || y.dim() > 2)) {
+            return x.matmulSummed(y);
+        }
+        return x.matmul(y).sumTo(target);
     }
 
     /** {@code y = x @ w^T + b} with a dedicated rule: one product per gradient, batch dims flattened. */

@@ -44,6 +44,8 @@ class VariableParityTest {
             Map.entry("stride", "memory layout"),
             Map.entry("storageOffset", "memory layout"),
             Map.entry("storage", "memory layout"),
+            Map.entry("matmulSummed", "a kernel of matmul's backward (the gradient of a broadcast operand); differentiable code writes"
+                    + " a.matmul(b).sumTo(n, p)"),
             Map.entry("version", "memory layout: the in-place counter autograd checks"),
             Map.entry("sharesStorage", "memory layout"),
             Map.entry("isContiguous", "memory layout"),

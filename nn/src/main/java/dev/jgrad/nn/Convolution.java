@@ -82,8 +82,11 @@ public final class Convolution {
         System.arraycopy(out, 0, outShape, 2, k);
         Variable y;
         if (groups == 1) {
-            Variable columns = cols.permute(columnOrder(k)).reshape(n, per, positions);
-            y = w.reshape(oc, per).matmul(columns);
+            // The whole batch as one matrix (C * prod(kernel), N * positions): one large product with the
+            // weight (and one for each gradient) instead of one small product per sample, which packed the
+            // weight again for every sample and cut a partial tile at every sample's edge.
+            Variable columns = cols.permute(batchColumnOrder(k)).reshape(per, n * positions);
+            y = w.reshape(oc, per).matmul(columns).view(oc, n, positions).transpose(0, 1);
         } else {
             int[] grouped = new int[2 * k + 3];
             grouped[0] = n;
@@ -122,6 +125,18 @@ public final class Convolution {
             }
         }
         return u;
+    }
+
+    /** The permutation of {@code (N, C, *out, *kernel)} to {@code (C, *kernel, N, *out)}: im2col's rows with the batch in each. */
+    private static int[] batchColumnOrder(int k) {
+        int[] p = new int[2 * k + 2];
+        p[0] = 1;
+        for (int d = 0; d < k; d++) {
+            p[1 + d] = 2 + k + d;
+            p[2 + k + d] = 2 + d;
+        }
+        p[1 + k] = 0;
+        return p;
     }
 
     /** The permutation of {@code (N, C, *out, *kernel)} to im2col's order {@code (N, C, *kernel, *out)}. */

@@ -59,12 +59,13 @@ class PoolingTest {
         return o;
     }
 
-    /** Float32 2x2/2 windows take a fast path; float64 the general one: both must pick the same elements. */
+    /** Float32 2x2/2 windows take a fast path (vector lanes where the Vector API is present); float64 the general one: both must pick the same elements. */
     @Test
     void theTwoByTwoFastPathPicksWhatTheGeneralKernelPicksWithTiesNaNAndCeilMode() {
         Generator gen = new Generator(3);
         for (boolean ceil : new boolean[] {false, true}) {
-            for (int[] hw : new int[][] {{6, 8}, {7, 9}, {5, 4}}) {
+            // Planes whose windows fill several vectors and end in a partial one (26 x 26: 169 windows), and small ones.
+            for (int[] hw : new int[][] {{6, 8}, {7, 9}, {5, 4}, {26, 26}, {12, 35}}) {
                 float[] v = Tensor.randn(gen, 2 * 3 * hw[0] * hw[1]).toFloatArray();
                 for (int i = 0; i < v.length; i += 7) {
                     v[i] = v.length % 2 == 0 ? Float.NaN : 0.5f;

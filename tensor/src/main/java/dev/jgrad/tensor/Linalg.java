@@ -27,6 +27,17 @@ final class Linalg {
         if (da == 2 && db == 2 && a.dtype() == DType.FLOAT32) {
             return matrixProduct(a, b);
         }
+        if (da > 2 && db == 2 && a.dtype() == DType.FLOAT32 && a.shape[da - 1] == b.shape[0]) {
+            // (..., n, k) @ (k, p) whose batch dims fold into the rows as a view, as linear's input (B, T, E):
+            // one product of (B T, k) instead of one per batch entry, each packing the same B again.
+            int[] rows = {a.numel() / Math.max(1, a.shape[da - 1]), a.shape[da - 1]};
+            int[] strides = a.numel() == 0 ? null : Views.viewStrides(a.shape, a.strides, rows);
+            if (strides != null) {
+                int[] outShape = a.shape.clone();
+                outShape[da - 1] = b.shape[1];
+                return matrixProduct(new Tensor(a.storage, a.offset, rows, strides), b).view(outShape);
+            }
+        }
         Tensor a2 = da == 1 ? a.unsqueeze(0) : a;
         Tensor b2 = db == 1 ? b.unsqueeze(1) : b;
         Tensor out = product(a2, b2, a, b);
@@ -99,28 +110,14 @@ final class Linalg {
         int brs = B.strides[nb];
         int bcs = B.strides[nb + 1];
         int outBatch = n * p;
-        int[] aBatch = java.util.Arrays.copyOf(A.strides, nb);
-        int[] bBatch = java.util.Arrays.copyOf(B.strides, nb);
         int[] batchStrides = Shape.contiguousStrides(batch);
         for (int i = 0; i < nb; i++) {
             batchStrides[i] *= outBatch;
         }
-        Iter it = Iter.of(batch, batchStrides, aBatch, bBatch);
-        int os = it.rowStride(0);
-        int as = it.rowStride(1);
-        int bs = it.rowStride(2);
-        int batches = it.numel();
-        // Gather every product's offsets, then run them: in parallel across the batch when each one is too
-        // small to be split itself, else one after the other (each then uses the threads inside).
-        int[] offs = new int[3 * batches];
-        int[] at = {0};
-        it.forEachRow(new int[] {0, A.offset, B.offset}, (off, m) -> {
-            for (int i = 0; i < m; i++) {
-                offs[at[0]++] = off[0] + i * os;
-                offs[at[0]++] = off[1] + i * as;
-                offs[at[0]++] = off[2] + i * bs;
-            }
-        });
+        int batches = Shape.numel(batch);
+        // Every product's offsets first, then the products: in parallel across the batch when each one is
+        // too small to be split itself, else one after the other (each then uses the threads inside).
+        int[] offs = batchOffsets(batch, batchStrides, A, B, nb);
         boolean f32 = out.dtype() == DType.FLOAT32;
         Parallel.RangeBody body = (lo, hi) -> {
             for (int i = lo; i < hi; i++) {
@@ -142,6 +139,115 @@ final class Linalg {
             Parallel.forRange(batches, 1, body);
         } else {
             body.run(0, batches);
+        }
+        return out;
+    }
+
+    /**
+     * Every product's (out, a, b) offsets, three ints per product in batch order: the output's from
+     * {@code outStrides}, the operands' from their strides over the first {@code nb} dims of A and B.
+     */
+    private static int[] batchOffsets(int[] batch, int[] outStrides, Tensor A, Tensor B, int nb) {
+        int[] aBatch = java.util.Arrays.copyOf(A.strides, nb);
+        int[] bBatch = java.util.Arrays.copyOf(B.strides, nb);
+        Iter it = Iter.of(batch, outStrides, aBatch, bBatch);
+        int os = it.rowStride(0);
+        int as = it.rowStride(1);
+        int bs = it.rowStride(2);
+        int[] offs = new int[3 * it.numel()];
+        int[] at = {0};
+        it.forEachRow(new int[] {0, A.offset, B.offset}, (off, m) -> {
+            for (int i = 0; i < m; i++) {
+                offs[at[0]++] = off[0] + i * os;
+                offs[at[0]++] = off[1] + i * as;
+                offs[at[0]++] = off[2] + i * bs;
+            }
+        });
+        return offs;
+    }
+
+    /** The most partial sums {@link #summedProduct} keeps, and the most floats they may take together. */
+    private static final int SUM_GROUPS = 8;
+    private static final long SUM_GROUP_FLOATS = 1L << 21;
+
+    /**
+     * {@code a.matmul(b).sumTo(n, p)} without the stack of products: {@code a (..., n, k)} and
+     * {@code b (..., k, p)} (batch dims broadcast) give the {@code (n, p)} sum over the batch of their
+     * products, the gradient of an operand that a batched product broadcast along its batch (a
+     * convolution's weight). The batch is cut into a fixed number of runs, each added up in its own
+     * buffer (the matrix kernels add into C) and run by whichever thread is free; the buffers are then
+     * added in order, so the result does not depend on the thread count.
+     */
+    static Tensor summedProduct(Tensor a, Tensor b) {
+        if (a.dtype() != b.dtype() || !a.dtype().isFloating()) {
+            throw new DTypeException("matmul: expected two float32 or two float64 operands, got " + a.dtype() + " and " + b.dtype());
+        }
+        if (a.dim() < 2 || b.dim() < 2) {
+            throw new ShapeException("summed matmul needs operands of at least 2 dims, got " + Shape.str(a.shape) + " and " + Shape.str(b.shape));
+        }
+        int n = a.shape[a.dim() - 2];
+        int k = a.shape[a.dim() - 1];
+        int p = b.shape[b.dim() - 1];
+        if (b.shape[b.dim() - 2] != k) {
+            throw new ShapeException("mat1 and mat2 shapes cannot be multiplied (" + n + "x" + k + " and " + b.shape[b.dim() - 2] + "x" + p + ")");
+        }
+        int[] batch = Shape.broadcast(java.util.Arrays.copyOf(a.shape, a.dim() - 2), java.util.Arrays.copyOf(b.shape, b.dim() - 2));
+        int nb = batch.length;
+        int[] aShape = java.util.Arrays.copyOf(batch, nb + 2);
+        aShape[nb] = n;
+        aShape[nb + 1] = k;
+        int[] bShape = java.util.Arrays.copyOf(batch, nb + 2);
+        bShape[nb] = k;
+        bShape[nb + 1] = p;
+        Tensor A = a.expand(aShape);
+        Tensor B = b.expand(bShape);
+        Tensor out = Tensor.zeros(a.dtype(), n, p);
+        int batches = Shape.numel(batch);
+        if (out.numel() == 0 || k == 0 || batches == 0) {
+            return out;
+        }
+        int[] offs = batchOffsets(batch, new int[nb], A, B, nb);
+        int ars = A.strides[nb];
+        int acs = A.strides[nb + 1];
+        int brs = B.strides[nb];
+        int bcs = B.strides[nb + 1];
+        int groups = (int) Math.max(1, Math.min(Math.min(batches, SUM_GROUPS), SUM_GROUP_FLOATS / ((long) n * p)));
+        boolean f32 = a.dtype() == DType.FLOAT32;
+        Object[] partial = new Object[groups];
+        Parallel.RangeBody body = (lo, hi) -> {
+            for (int gi = lo; gi < hi; gi++) {
+                Object c = gi == 0 ? (f32 ? out.storage.f() : out.storage.d()) : (f32 ? new float[n * p] : new double[n * p]);
+                partial[gi] = c;
+                int from = (int) ((long) batches * gi / groups);
+                int to = (int) ((long) batches * (gi + 1) / groups);
+                for (int i = from; i < to; i++) {
+                    if (f32) {
+                        Gemm.sgemm(n, k, p, A.storage.f(), offs[3 * i + 1], ars, acs, B.storage.f(), offs[3 * i + 2], brs, bcs, (float[]) c, 0, p);
+                    } else {
+                        Gemm.dgemm(n, k, p, A.storage.d(), offs[3 * i + 1], ars, acs, B.storage.d(), offs[3 * i + 2], brs, bcs, (double[]) c, 0, p);
+                    }
+                }
+            }
+        };
+        if (groups == 1) {
+            body.run(0, 1);
+            return out;
+        }
+        Parallel.forEachTask(groups, body);
+        for (int gi = 1; gi < groups; gi++) {
+            if (f32) {
+                float[] o = out.storage.f();
+                float[] c = (float[]) partial[gi];
+                for (int i = 0; i < o.length; i++) {
+                    o[i] += c[i];
+                }
+            } else {
+                double[] o = out.storage.d();
+                double[] c = (double[]) partial[gi];
+                for (int i = 0; i < o.length; i++) {
+                    o[i] += c[i];
+                }
+            }
         }
         return out;
     }

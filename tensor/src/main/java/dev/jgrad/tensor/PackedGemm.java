@@ -34,6 +34,61 @@ final class PackedGemm {
             direct(kernel, n, k, p, a, ao, ars, acs, b, bo, brs, c, co, crs);
             return;
         }
+        long flops = 2L * n * k * p;
+        if (bcs == 1 && k <= KC && (long) n * k <= WIDE_MAX_A) {
+            wide(kernel, n, k, p, a, ao, ars, acs, b, bo, brs, c, co, crs);
+            return;
+        }
+        if (k >= SPLIT_K_MIN && k >= 4L * Math.max(n, p) && flops >= PARALLEL_FLOPS && (long) n * p <= SPLIT_K_FLOATS) {
+            splitK(kernel, n, k, p, a, ao, ars, acs, b, bo, brs, bcs, c, co, crs);
+            return;
+        }
+        blocked(kernel, n, k, p, a, ao, ars, acs, b, bo, brs, bcs, c, co, crs);
+    }
+
+    /**
+     * Products whose k is long and at least four times C's sides are cut along k (a weight's gradient
+     * over a batch), into at most this many runs, whose buffers of C together hold at most this many floats.
+     */
+    static final int SPLIT_K_MIN = 4 * KC;
+    static final int SPLIT_K_PARTS = 8;
+    static final long SPLIT_K_FLOATS = 1L << 21;
+
+    /**
+     * A product with a small C and a long k, as {@code (64, 7744) @ (7744, 288)} or {@code (32, 43264) @ (43264, 9)}:
+     * split by rows and columns of C, the threads would meet at every panel of k and share a few uneven
+     * tiles. Instead k is cut into a fixed number of runs (fixed by the shape, not the threads, so the
+     * result does not depend on the thread count), each run's product made into its own buffer by
+     * whichever thread is free, and the buffers added into C in order.
+     */
+    private static void splitK(MicroKernel kernel, int n, int k, int p, float[] a, int ao, int ars, int acs, float[] b, int bo, int brs,
+                               int bcs, float[] c, int co, int crs) {
+        int parts = (int) Math.max(1, Math.min(Math.min(SPLIT_K_PARTS, k / (SPLIT_K_MIN / 2)), SPLIT_K_FLOATS / ((long) n * p)));
+        float[][] partial = new float[parts][];
+        Parallel.forEachTask(parts, (lo, hi) -> {
+            for (int t = lo; t < hi; t++) {
+                int k0 = (int) ((long) k * t / parts);
+                int k1 = (int) ((long) k * (t + 1) / parts);
+                float[] cp = new float[n * p];
+                blocked(kernel, n, k1 - k0, p, a, ao + k0 * acs, ars, acs, b, bo + k0 * brs, brs, bcs, cp, 0, p);
+                partial[t] = cp;
+            }
+        });
+        for (float[] cp : partial) {
+            for (int i = 0; i < n; i++) {
+                int row = co + i * crs;
+                for (int j = 0; j < p; j++) {
+                    c[row + j] += cp[i * p + j];
+                }
+            }
+        }
+    }
+
+    /** The blocked product: panels of {@link #KC} rows of B, each packed once and shared by the threads' row blocks. */
+    private static void blocked(MicroKernel kernel, int n, int k, int p, float[] a, int ao, int ars, int acs, float[] b, int bo, int brs,
+                                int bcs, float[] c, int co, int crs) {
+        int mr = kernel.mr();
+        int nr = kernel.nr();
         int slivers = (p + nr - 1) / nr;
         long flops = 2L * n * k * p;
         int threads = flops < PARALLEL_FLOPS ? 1 : Parallel.threads();
@@ -85,6 +140,56 @@ final class PackedGemm {
         }
     }
 
+    /** The most elements of A that {@link #wide} packs at once (they then sit in L2 beside a chunk of B). */
+    static final long WIDE_MAX_A = 1L << 16;
+    /** The floats of B in each chunk of columns that {@link #wide} hands a thread. */
+    static final int WIDE_CHUNK_FLOATS = 1 << 15;
+
+    /**
+     * A product with few rows and many columns, as a convolution over a whole batch ({@code (64, 288) @ (288, 7744)}):
+     * B is used by only a few slivers of A, so packing it would cost about as much as the product. Instead
+     * A is packed once, whole, and the threads take chunks of B's columns, read in place: each chunk is
+     * read from memory once and stays in L2 while every sliver of A passes over it.
+     */
+    private static void wide(MicroKernel kernel, int n, int k, int p, float[] a, int ao, int ars, int acs, float[] b, int bo, int brs,
+                             float[] c, int co, int crs) {
+        int mr = kernel.mr();
+        int nr = kernel.nr();
+        int rowSlivers = (n + mr - 1) / mr;
+        int colSlivers = (p + nr - 1) / nr;
+        int pFull = (p / nr) * nr;
+        float[] ap = A_BUFFER.get(rowSlivers * mr * k);
+        packA(a, ao, ars, acs, n, k, mr, ap);
+        float[] bEdge = null;
+        if (pFull < p) {
+            bEdge = new float[nr * k];
+            packB(b, bo + pFull, brs, 1, k, p - pFull, nr, bEdge);
+        }
+        float[] be = bEdge;
+        int perChunk = Math.max(1, Math.min(8, WIDE_CHUNK_FLOATS / (k * nr)));
+        int chunks = (colSlivers + perChunk - 1) / perChunk;
+        Parallel.RangeBody body = (lo, hi) -> {
+            for (int ch = lo; ch < hi; ch++) {
+                int sTo = Math.min(colSlivers, (ch + 1) * perChunk);
+                for (int i = 0; i < rowSlivers; i++) {
+                    int ir = i * mr;
+                    int rows = Math.min(mr, n - ir);
+                    for (int j = ch * perChunk; j < sTo; j++) {
+                        int jc = j * nr;
+                        boolean bWhole = jc + nr <= p;
+                        kernel.run(k, ap, i * mr * k, bWhole ? b : be, bWhole ? bo + jc : 0, bWhole ? brs : nr,
+                                c, co + ir * crs + jc, crs, rows, Math.min(nr, p - jc));
+                    }
+                }
+            }
+        };
+        if (2L * n * k * p < PARALLEL_FLOPS) {
+            body.run(0, chunks);
+        } else {
+            Parallel.forEachTask(chunks, body);
+        }
+    }
+
     /**
      * A product small enough to skip packing B: whole slivers of B are read in place, by rows, and only
      * the sliver cut by the right edge is packed (zero-padded). Each sliver of A is packed before use
@@ -126,21 +231,37 @@ final class PackedGemm {
         }
     }
 
-    /** Rows [0, mc) and columns [0, kc) of A into slivers of mr rows: ap[sliver][k][r], zero-padded. */
+    /**
+     * Rows [0, mc) and columns [0, kc) of A into slivers of mr rows: ap[sliver][k][r], zero-padded. Each
+     * row is read along its smaller stride: a row-major A is copied row by row (unit-stride reads,
+     * writes mr apart), a transposed one k by k.
+     */
     static void packA(float[] a, int ao, int ars, int acs, int mc, int kc, int mr, float[] ap) {
-        int idx = 0;
+        int base = 0;
         for (int ir = 0; ir < mc; ir += mr) {
             int rows = Math.min(mr, mc - ir);
-            for (int kk = 0; kk < kc; kk++) {
-                int src = ao + ir * ars + kk * acs;
-                int r = 0;
-                for (; r < rows; r++) {
-                    ap[idx++] = a[src + r * ars];
+            if (acs < ars) {
+                for (int r = 0; r < rows; r++) {
+                    int src = ao + (ir + r) * ars;
+                    for (int kk = 0, dst = base + r; kk < kc; kk++, dst += mr) {
+                        ap[dst] = a[src + kk * acs];
+                    }
                 }
-                for (; r < mr; r++) {
-                    ap[idx++] = 0f;
+            } else {
+                for (int kk = 0; kk < kc; kk++) {
+                    int src = ao + ir * ars + kk * acs;
+                    int dst = base + kk * mr;
+                    for (int r = 0; r < rows; r++) {
+                        ap[dst + r] = a[src + r * ars];
+                    }
                 }
             }
+            for (int r = rows; r < mr; r++) {
+                for (int kk = 0, dst = base + r; kk < kc; kk++, dst += mr) {
+                    ap[dst] = 0f;
+                }
+            }
+            base += mr * kc;
         }
     }
 

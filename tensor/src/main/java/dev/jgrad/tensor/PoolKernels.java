@@ -38,6 +38,17 @@ public final class PoolKernels {
         Tensor values = Tensor.empty(x.dtype(), outShape);
         Tensor indices = Tensor.empty(DType.INT64, outShape);
         int per = win.outH * win.outW;
+        if (Simd.ENABLED && x.dtype() == DType.FLOAT32 && halves(win, h, w)) {
+            int[] corners = VectorPoolKernels.corners(w, win.outH, win.outW);
+            Parallel.forRange(planes, Math.max(1, GRAIN_ELEMENTS / Math.max(1, h * w)), (lo, hi) -> {
+                float[] lanes = new float[VectorPoolKernels.L];
+                for (int p = lo; p < hi; p++) {
+                    VectorPoolKernels.halves(in.storage.f(), in.offset + p * h * w, w, corners, per, values.storage.f(), indices.storage.l(),
+                            p * per, lanes);
+                }
+            });
+            return new Pooled(values, indices);
+        }
         Parallel.forRange(planes, Math.max(1, GRAIN_ELEMENTS / Math.max(1, h * w)), (lo, hi) -> {
             for (int p = lo; p < hi; p++) {
                 if (in.dtype() == DType.FLOAT32) {

@@ -681,6 +681,15 @@ public final class Tensor implements ArrayOps<Tensor> {
         return Linalg.matmul(this, other);
     }
 
+    /**
+     * {@code torch.matmul(this, other).sum_to_size(n, p)}: the {@code (n, p)} sum over the batch of the
+     * products of {@code this (..., n, k)} and {@code other (..., k, p)} (batch dims broadcast), without
+     * making the stack of products. The gradient of a matrix that a batched product broadcast.
+     */
+    public Tensor matmulSummed(Tensor other) {
+        return Linalg.summedProduct(this, other);
+    }
+
     /** {@code F.linear(x, w, b)}: {@code x @ w.T + b}; {@code b} may be null. */
     public static Tensor linear(Tensor x, Tensor w, Tensor b) {
         return Linalg.linear(x, w, b);

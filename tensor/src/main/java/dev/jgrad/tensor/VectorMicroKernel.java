@@ -14,6 +14,11 @@ import jdk.incubator.vector.VectorSpecies;
  * known to the JIT: with A's strides as arguments, the bounds checks of twelve strided reads would stay
  * in the loop.
  *
+ * <p>The accumulators start from C's tile and are stored back as they are. Adding the tile at the end
+ * instead ({@code fromArray(c).add(acc).intoArray(c)}) made the JIT, in some runs and not others,
+ * compile the stores as calls (a species it could not prove constant): the same product ran 20% slower
+ * depending on the run.
+ *
  * <p>(Generated once with a small script and kept as source: the accumulators must be separate locals.)
  */
 final class VectorMicroKernel implements MicroKernel {
@@ -70,12 +75,12 @@ final class VectorMicroKernel implements MicroKernel {
 
     /** A full 6 x (2 vectors) tile from a packed sliver of A and a packed sliver of B: every stride a constant. */
     private static void k6Packed(int kc, float[] ap, int ao, float[] bp, int bo, float[] c, int co, int crs) {
-        FloatVector c00 = FloatVector.zero(S); FloatVector c01 = FloatVector.zero(S);
-        FloatVector c10 = FloatVector.zero(S); FloatVector c11 = FloatVector.zero(S);
-        FloatVector c20 = FloatVector.zero(S); FloatVector c21 = FloatVector.zero(S);
-        FloatVector c30 = FloatVector.zero(S); FloatVector c31 = FloatVector.zero(S);
-        FloatVector c40 = FloatVector.zero(S); FloatVector c41 = FloatVector.zero(S);
-        FloatVector c50 = FloatVector.zero(S); FloatVector c51 = FloatVector.zero(S);
+        FloatVector c00 = FloatVector.fromArray(S, c, co); FloatVector c01 = FloatVector.fromArray(S, c, co + L);
+        FloatVector c10 = FloatVector.fromArray(S, c, co + 1 * crs); FloatVector c11 = FloatVector.fromArray(S, c, co + 1 * crs + L);
+        FloatVector c20 = FloatVector.fromArray(S, c, co + 2 * crs); FloatVector c21 = FloatVector.fromArray(S, c, co + 2 * crs + L);
+        FloatVector c30 = FloatVector.fromArray(S, c, co + 3 * crs); FloatVector c31 = FloatVector.fromArray(S, c, co + 3 * crs + L);
+        FloatVector c40 = FloatVector.fromArray(S, c, co + 4 * crs); FloatVector c41 = FloatVector.fromArray(S, c, co + 4 * crs + L);
+        FloatVector c50 = FloatVector.fromArray(S, c, co + 5 * crs); FloatVector c51 = FloatVector.fromArray(S, c, co + 5 * crs + L);
         for (int k = 0; k < kc; k++) {
             int a = ao + k * 6;
             int b = bo + k * NR;
@@ -95,28 +100,28 @@ final class VectorMicroKernel implements MicroKernel {
             c50 = a5.fma(b0, c50); c51 = a5.fma(b1, c51);
         }
         // Written out, not a helper: a vector passed to a method the JIT does not inline is boxed.
-        FloatVector.fromArray(S, c, co).add(c00).intoArray(c, co);
-        FloatVector.fromArray(S, c, co + L).add(c01).intoArray(c, co + L);
-        FloatVector.fromArray(S, c, co + 1 * crs).add(c10).intoArray(c, co + 1 * crs);
-        FloatVector.fromArray(S, c, co + 1 * crs + L).add(c11).intoArray(c, co + 1 * crs + L);
-        FloatVector.fromArray(S, c, co + 2 * crs).add(c20).intoArray(c, co + 2 * crs);
-        FloatVector.fromArray(S, c, co + 2 * crs + L).add(c21).intoArray(c, co + 2 * crs + L);
-        FloatVector.fromArray(S, c, co + 3 * crs).add(c30).intoArray(c, co + 3 * crs);
-        FloatVector.fromArray(S, c, co + 3 * crs + L).add(c31).intoArray(c, co + 3 * crs + L);
-        FloatVector.fromArray(S, c, co + 4 * crs).add(c40).intoArray(c, co + 4 * crs);
-        FloatVector.fromArray(S, c, co + 4 * crs + L).add(c41).intoArray(c, co + 4 * crs + L);
-        FloatVector.fromArray(S, c, co + 5 * crs).add(c50).intoArray(c, co + 5 * crs);
-        FloatVector.fromArray(S, c, co + 5 * crs + L).add(c51).intoArray(c, co + 5 * crs + L);
+        c00.intoArray(c, co);
+        c01.intoArray(c, co + L);
+        c10.intoArray(c, co + 1 * crs);
+        c11.intoArray(c, co + 1 * crs + L);
+        c20.intoArray(c, co + 2 * crs);
+        c21.intoArray(c, co + 2 * crs + L);
+        c30.intoArray(c, co + 3 * crs);
+        c31.intoArray(c, co + 3 * crs + L);
+        c40.intoArray(c, co + 4 * crs);
+        c41.intoArray(c, co + 4 * crs + L);
+        c50.intoArray(c, co + 5 * crs);
+        c51.intoArray(c, co + 5 * crs + L);
     }
 
     /** A full 6 x (2 vectors) tile from a packed sliver of A and rows of B read in place, {@code bk} apart. */
     private static void k6InPlaceB(int kc, float[] ap, int ao, float[] bp, int bo, int bk, float[] c, int co, int crs) {
-        FloatVector c00 = FloatVector.zero(S); FloatVector c01 = FloatVector.zero(S);
-        FloatVector c10 = FloatVector.zero(S); FloatVector c11 = FloatVector.zero(S);
-        FloatVector c20 = FloatVector.zero(S); FloatVector c21 = FloatVector.zero(S);
-        FloatVector c30 = FloatVector.zero(S); FloatVector c31 = FloatVector.zero(S);
-        FloatVector c40 = FloatVector.zero(S); FloatVector c41 = FloatVector.zero(S);
-        FloatVector c50 = FloatVector.zero(S); FloatVector c51 = FloatVector.zero(S);
+        FloatVector c00 = FloatVector.fromArray(S, c, co); FloatVector c01 = FloatVector.fromArray(S, c, co + L);
+        FloatVector c10 = FloatVector.fromArray(S, c, co + 1 * crs); FloatVector c11 = FloatVector.fromArray(S, c, co + 1 * crs + L);
+        FloatVector c20 = FloatVector.fromArray(S, c, co + 2 * crs); FloatVector c21 = FloatVector.fromArray(S, c, co + 2 * crs + L);
+        FloatVector c30 = FloatVector.fromArray(S, c, co + 3 * crs); FloatVector c31 = FloatVector.fromArray(S, c, co + 3 * crs + L);
+        FloatVector c40 = FloatVector.fromArray(S, c, co + 4 * crs); FloatVector c41 = FloatVector.fromArray(S, c, co + 4 * crs + L);
+        FloatVector c50 = FloatVector.fromArray(S, c, co + 5 * crs); FloatVector c51 = FloatVector.fromArray(S, c, co + 5 * crs + L);
         for (int k = 0; k < kc; k++) {
             int a = ao + k * 6;
             int b = bo + k * bk;
@@ -136,34 +141,34 @@ final class VectorMicroKernel implements MicroKernel {
             c50 = a5.fma(b0, c50); c51 = a5.fma(b1, c51);
         }
         // Written out, not a helper: a vector passed to a method the JIT does not inline is boxed.
-        FloatVector.fromArray(S, c, co).add(c00).intoArray(c, co);
-        FloatVector.fromArray(S, c, co + L).add(c01).intoArray(c, co + L);
-        FloatVector.fromArray(S, c, co + 1 * crs).add(c10).intoArray(c, co + 1 * crs);
-        FloatVector.fromArray(S, c, co + 1 * crs + L).add(c11).intoArray(c, co + 1 * crs + L);
-        FloatVector.fromArray(S, c, co + 2 * crs).add(c20).intoArray(c, co + 2 * crs);
-        FloatVector.fromArray(S, c, co + 2 * crs + L).add(c21).intoArray(c, co + 2 * crs + L);
-        FloatVector.fromArray(S, c, co + 3 * crs).add(c30).intoArray(c, co + 3 * crs);
-        FloatVector.fromArray(S, c, co + 3 * crs + L).add(c31).intoArray(c, co + 3 * crs + L);
-        FloatVector.fromArray(S, c, co + 4 * crs).add(c40).intoArray(c, co + 4 * crs);
-        FloatVector.fromArray(S, c, co + 4 * crs + L).add(c41).intoArray(c, co + 4 * crs + L);
-        FloatVector.fromArray(S, c, co + 5 * crs).add(c50).intoArray(c, co + 5 * crs);
-        FloatVector.fromArray(S, c, co + 5 * crs + L).add(c51).intoArray(c, co + 5 * crs + L);
+        c00.intoArray(c, co);
+        c01.intoArray(c, co + L);
+        c10.intoArray(c, co + 1 * crs);
+        c11.intoArray(c, co + 1 * crs + L);
+        c20.intoArray(c, co + 2 * crs);
+        c21.intoArray(c, co + 2 * crs + L);
+        c30.intoArray(c, co + 3 * crs);
+        c31.intoArray(c, co + 3 * crs + L);
+        c40.intoArray(c, co + 4 * crs);
+        c41.intoArray(c, co + 4 * crs + L);
+        c50.intoArray(c, co + 5 * crs);
+        c51.intoArray(c, co + 5 * crs + L);
     }
 
     /** A full 12 x (2 vectors) tile from a packed sliver of A and a packed sliver of B: every stride a constant. */
     private static void k12Packed(int kc, float[] ap, int ao, float[] bp, int bo, float[] c, int co, int crs) {
-        FloatVector c00 = FloatVector.zero(S); FloatVector c01 = FloatVector.zero(S);
-        FloatVector c10 = FloatVector.zero(S); FloatVector c11 = FloatVector.zero(S);
-        FloatVector c20 = FloatVector.zero(S); FloatVector c21 = FloatVector.zero(S);
-        FloatVector c30 = FloatVector.zero(S); FloatVector c31 = FloatVector.zero(S);
-        FloatVector c40 = FloatVector.zero(S); FloatVector c41 = FloatVector.zero(S);
-        FloatVector c50 = FloatVector.zero(S); FloatVector c51 = FloatVector.zero(S);
-        FloatVector c60 = FloatVector.zero(S); FloatVector c61 = FloatVector.zero(S);
-        FloatVector c70 = FloatVector.zero(S); FloatVector c71 = FloatVector.zero(S);
-        FloatVector c80 = FloatVector.zero(S); FloatVector c81 = FloatVector.zero(S);
-        FloatVector c90 = FloatVector.zero(S); FloatVector c91 = FloatVector.zero(S);
-        FloatVector c100 = FloatVector.zero(S); FloatVector c101 = FloatVector.zero(S);
-        FloatVector c110 = FloatVector.zero(S); FloatVector c111 = FloatVector.zero(S);
+        FloatVector c00 = FloatVector.fromArray(S, c, co); FloatVector c01 = FloatVector.fromArray(S, c, co + L);
+        FloatVector c10 = FloatVector.fromArray(S, c, co + 1 * crs); FloatVector c11 = FloatVector.fromArray(S, c, co + 1 * crs + L);
+        FloatVector c20 = FloatVector.fromArray(S, c, co + 2 * crs); FloatVector c21 = FloatVector.fromArray(S, c, co + 2 * crs + L);
+        FloatVector c30 = FloatVector.fromArray(S, c, co + 3 * crs); FloatVector c31 = FloatVector.fromArray(S, c, co + 3 * crs + L);
+        FloatVector c40 = FloatVector.fromArray(S, c, co + 4 * crs); FloatVector c41 = FloatVector.fromArray(S, c, co + 4 * crs + L);
+        FloatVector c50 = FloatVector.fromArray(S, c, co + 5 * crs); FloatVector c51 = FloatVector.fromArray(S, c, co + 5 * crs + L);
+        FloatVector c60 = FloatVector.fromArray(S, c, co + 6 * crs); FloatVector c61 = FloatVector.fromArray(S, c, co + 6 * crs + L);
+        FloatVector c70 = FloatVector.fromArray(S, c, co + 7 * crs); FloatVector c71 = FloatVector.fromArray(S, c, co + 7 * crs + L);
+        FloatVector c80 = FloatVector.fromArray(S, c, co + 8 * crs); FloatVector c81 = FloatVector.fromArray(S, c, co + 8 * crs + L);
+        FloatVector c90 = FloatVector.fromArray(S, c, co + 9 * crs); FloatVector c91 = FloatVector.fromArray(S, c, co + 9 * crs + L);
+        FloatVector c100 = FloatVector.fromArray(S, c, co + 10 * crs); FloatVector c101 = FloatVector.fromArray(S, c, co + 10 * crs + L);
+        FloatVector c110 = FloatVector.fromArray(S, c, co + 11 * crs); FloatVector c111 = FloatVector.fromArray(S, c, co + 11 * crs + L);
         for (int k = 0; k < kc; k++) {
             int a = ao + k * 12;
             int b = bo + k * NR;
@@ -195,46 +200,46 @@ final class VectorMicroKernel implements MicroKernel {
             c110 = a11.fma(b0, c110); c111 = a11.fma(b1, c111);
         }
         // Written out, not a helper: a vector passed to a method the JIT does not inline is boxed.
-        FloatVector.fromArray(S, c, co).add(c00).intoArray(c, co);
-        FloatVector.fromArray(S, c, co + L).add(c01).intoArray(c, co + L);
-        FloatVector.fromArray(S, c, co + 1 * crs).add(c10).intoArray(c, co + 1 * crs);
-        FloatVector.fromArray(S, c, co + 1 * crs + L).add(c11).intoArray(c, co + 1 * crs + L);
-        FloatVector.fromArray(S, c, co + 2 * crs).add(c20).intoArray(c, co + 2 * crs);
-        FloatVector.fromArray(S, c, co + 2 * crs + L).add(c21).intoArray(c, co + 2 * crs + L);
-        FloatVector.fromArray(S, c, co + 3 * crs).add(c30).intoArray(c, co + 3 * crs);
-        FloatVector.fromArray(S, c, co + 3 * crs + L).add(c31).intoArray(c, co + 3 * crs + L);
-        FloatVector.fromArray(S, c, co + 4 * crs).add(c40).intoArray(c, co + 4 * crs);
-        FloatVector.fromArray(S, c, co + 4 * crs + L).add(c41).intoArray(c, co + 4 * crs + L);
-        FloatVector.fromArray(S, c, co + 5 * crs).add(c50).intoArray(c, co + 5 * crs);
-        FloatVector.fromArray(S, c, co + 5 * crs + L).add(c51).intoArray(c, co + 5 * crs + L);
-        FloatVector.fromArray(S, c, co + 6 * crs).add(c60).intoArray(c, co + 6 * crs);
-        FloatVector.fromArray(S, c, co + 6 * crs + L).add(c61).intoArray(c, co + 6 * crs + L);
-        FloatVector.fromArray(S, c, co + 7 * crs).add(c70).intoArray(c, co + 7 * crs);
-        FloatVector.fromArray(S, c, co + 7 * crs + L).add(c71).intoArray(c, co + 7 * crs + L);
-        FloatVector.fromArray(S, c, co + 8 * crs).add(c80).intoArray(c, co + 8 * crs);
-        FloatVector.fromArray(S, c, co + 8 * crs + L).add(c81).intoArray(c, co + 8 * crs + L);
-        FloatVector.fromArray(S, c, co + 9 * crs).add(c90).intoArray(c, co + 9 * crs);
-        FloatVector.fromArray(S, c, co + 9 * crs + L).add(c91).intoArray(c, co + 9 * crs + L);
-        FloatVector.fromArray(S, c, co + 10 * crs).add(c100).intoArray(c, co + 10 * crs);
-        FloatVector.fromArray(S, c, co + 10 * crs + L).add(c101).intoArray(c, co + 10 * crs + L);
-        FloatVector.fromArray(S, c, co + 11 * crs).add(c110).intoArray(c, co + 11 * crs);
-        FloatVector.fromArray(S, c, co + 11 * crs + L).add(c111).intoArray(c, co + 11 * crs + L);
+        c00.intoArray(c, co);
+        c01.intoArray(c, co + L);
+        c10.intoArray(c, co + 1 * crs);
+        c11.intoArray(c, co + 1 * crs + L);
+        c20.intoArray(c, co + 2 * crs);
+        c21.intoArray(c, co + 2 * crs + L);
+        c30.intoArray(c, co + 3 * crs);
+        c31.intoArray(c, co + 3 * crs + L);
+        c40.intoArray(c, co + 4 * crs);
+        c41.intoArray(c, co + 4 * crs + L);
+        c50.intoArray(c, co + 5 * crs);
+        c51.intoArray(c, co + 5 * crs + L);
+        c60.intoArray(c, co + 6 * crs);
+        c61.intoArray(c, co + 6 * crs + L);
+        c70.intoArray(c, co + 7 * crs);
+        c71.intoArray(c, co + 7 * crs + L);
+        c80.intoArray(c, co + 8 * crs);
+        c81.intoArray(c, co + 8 * crs + L);
+        c90.intoArray(c, co + 9 * crs);
+        c91.intoArray(c, co + 9 * crs + L);
+        c100.intoArray(c, co + 10 * crs);
+        c101.intoArray(c, co + 10 * crs + L);
+        c110.intoArray(c, co + 11 * crs);
+        c111.intoArray(c, co + 11 * crs + L);
     }
 
     /** A full 12 x (2 vectors) tile from a packed sliver of A and rows of B read in place, {@code bk} apart. */
     private static void k12InPlaceB(int kc, float[] ap, int ao, float[] bp, int bo, int bk, float[] c, int co, int crs) {
-        FloatVector c00 = FloatVector.zero(S); FloatVector c01 = FloatVector.zero(S);
-        FloatVector c10 = FloatVector.zero(S); FloatVector c11 = FloatVector.zero(S);
-        FloatVector c20 = FloatVector.zero(S); FloatVector c21 = FloatVector.zero(S);
-        FloatVector c30 = FloatVector.zero(S); FloatVector c31 = FloatVector.zero(S);
-        FloatVector c40 = FloatVector.zero(S); FloatVector c41 = FloatVector.zero(S);
-        FloatVector c50 = FloatVector.zero(S); FloatVector c51 = FloatVector.zero(S);
-        FloatVector c60 = FloatVector.zero(S); FloatVector c61 = FloatVector.zero(S);
-        FloatVector c70 = FloatVector.zero(S); FloatVector c71 = FloatVector.zero(S);
-        FloatVector c80 = FloatVector.zero(S); FloatVector c81 = FloatVector.zero(S);
-        FloatVector c90 = FloatVector.zero(S); FloatVector c91 = FloatVector.zero(S);
-        FloatVector c100 = FloatVector.zero(S); FloatVector c101 = FloatVector.zero(S);
-        FloatVector c110 = FloatVector.zero(S); FloatVector c111 = FloatVector.zero(S);
+        FloatVector c00 = FloatVector.fromArray(S, c, co); FloatVector c01 = FloatVector.fromArray(S, c, co + L);
+        FloatVector c10 = FloatVector.fromArray(S, c, co + 1 * crs); FloatVector c11 = FloatVector.fromArray(S, c, co + 1 * crs + L);
+        FloatVector c20 = FloatVector.fromArray(S, c, co + 2 * crs); FloatVector c21 = FloatVector.fromArray(S, c, co + 2 * crs + L);
+        FloatVector c30 = FloatVector.fromArray(S, c, co + 3 * crs); FloatVector c31 = FloatVector.fromArray(S, c, co + 3 * crs + L);
+        FloatVector c40 = FloatVector.fromArray(S, c, co + 4 * crs); FloatVector c41 = FloatVector.fromArray(S, c, co + 4 * crs + L);
+        FloatVector c50 = FloatVector.fromArray(S, c, co + 5 * crs); FloatVector c51 = FloatVector.fromArray(S, c, co + 5 * crs + L);
+        FloatVector c60 = FloatVector.fromArray(S, c, co + 6 * crs); FloatVector c61 = FloatVector.fromArray(S, c, co + 6 * crs + L);
+        FloatVector c70 = FloatVector.fromArray(S, c, co + 7 * crs); FloatVector c71 = FloatVector.fromArray(S, c, co + 7 * crs + L);
+        FloatVector c80 = FloatVector.fromArray(S, c, co + 8 * crs); FloatVector c81 = FloatVector.fromArray(S, c, co + 8 * crs + L);
+        FloatVector c90 = FloatVector.fromArray(S, c, co + 9 * crs); FloatVector c91 = FloatVector.fromArray(S, c, co + 9 * crs + L);
+        FloatVector c100 = FloatVector.fromArray(S, c, co + 10 * crs); FloatVector c101 = FloatVector.fromArray(S, c, co + 10 * crs + L);
+        FloatVector c110 = FloatVector.fromArray(S, c, co + 11 * crs); FloatVector c111 = FloatVector.fromArray(S, c, co + 11 * crs + L);
         for (int k = 0; k < kc; k++) {
             int a = ao + k * 12;
             int b = bo + k * bk;
@@ -266,29 +271,29 @@ final class VectorMicroKernel implements MicroKernel {
             c110 = a11.fma(b0, c110); c111 = a11.fma(b1, c111);
         }
         // Written out, not a helper: a vector passed to a method the JIT does not inline is boxed.
-        FloatVector.fromArray(S, c, co).add(c00).intoArray(c, co);
-        FloatVector.fromArray(S, c, co + L).add(c01).intoArray(c, co + L);
-        FloatVector.fromArray(S, c, co + 1 * crs).add(c10).intoArray(c, co + 1 * crs);
-        FloatVector.fromArray(S, c, co + 1 * crs + L).add(c11).intoArray(c, co + 1 * crs + L);
-        FloatVector.fromArray(S, c, co + 2 * crs).add(c20).intoArray(c, co + 2 * crs);
-        FloatVector.fromArray(S, c, co + 2 * crs + L).add(c21).intoArray(c, co + 2 * crs + L);
-        FloatVector.fromArray(S, c, co + 3 * crs).add(c30).intoArray(c, co + 3 * crs);
-        FloatVector.fromArray(S, c, co + 3 * crs + L).add(c31).intoArray(c, co + 3 * crs + L);
-        FloatVector.fromArray(S, c, co + 4 * crs).add(c40).intoArray(c, co + 4 * crs);
-        FloatVector.fromArray(S, c, co + 4 * crs + L).add(c41).intoArray(c, co + 4 * crs + L);
-        FloatVector.fromArray(S, c, co + 5 * crs).add(c50).intoArray(c, co + 5 * crs);
-        FloatVector.fromArray(S, c, co + 5 * crs + L).add(c51).intoArray(c, co + 5 * crs + L);
-        FloatVector.fromArray(S, c, co + 6 * crs).add(c60).intoArray(c, co + 6 * crs);
-        FloatVector.fromArray(S, c, co + 6 * crs + L).add(c61).intoArray(c, co + 6 * crs + L);
-        FloatVector.fromArray(S, c, co + 7 * crs).add(c70).intoArray(c, co + 7 * crs);
-        FloatVector.fromArray(S, c, co + 7 * crs + L).add(c71).intoArray(c, co + 7 * crs + L);
-        FloatVector.fromArray(S, c, co + 8 * crs).add(c80).intoArray(c, co + 8 * crs);
-        FloatVector.fromArray(S, c, co + 8 * crs + L).add(c81).intoArray(c, co + 8 * crs + L);
-        FloatVector.fromArray(S, c, co + 9 * crs).add(c90).intoArray(c, co + 9 * crs);
-        FloatVector.fromArray(S, c, co + 9 * crs + L).add(c91).intoArray(c, co + 9 * crs + L);
-        FloatVector.fromArray(S, c, co + 10 * crs).add(c100).intoArray(c, co + 10 * crs);
-        FloatVector.fromArray(S, c, co + 10 * crs + L).add(c101).intoArray(c, co + 10 * crs + L);
-        FloatVector.fromArray(S, c, co + 11 * crs).add(c110).intoArray(c, co + 11 * crs);
-        FloatVector.fromArray(S, c, co + 11 * crs + L).add(c111).intoArray(c, co + 11 * crs + L);
+        c00.intoArray(c, co);
+        c01.intoArray(c, co + L);
+        c10.intoArray(c, co + 1 * crs);
+        c11.intoArray(c, co + 1 * crs + L);
+        c20.intoArray(c, co + 2 * crs);
+        c21.intoArray(c, co + 2 * crs + L);
+        c30.intoArray(c, co + 3 * crs);
+        c31.intoArray(c, co + 3 * crs + L);
+        c40.intoArray(c, co + 4 * crs);
+        c41.intoArray(c, co + 4 * crs + L);
+        c50.intoArray(c, co + 5 * crs);
+        c51.intoArray(c, co + 5 * crs + L);
+        c60.intoArray(c, co + 6 * crs);
+        c61.intoArray(c, co + 6 * crs + L);
+        c70.intoArray(c, co + 7 * crs);
+        c71.intoArray(c, co + 7 * crs + L);
+        c80.intoArray(c, co + 8 * crs);
+        c81.intoArray(c, co + 8 * crs + L);
+        c90.intoArray(c, co + 9 * crs);
+        c91.intoArray(c, co + 9 * crs + L);
+        c100.intoArray(c, co + 10 * crs);
+        c101.intoArray(c, co + 10 * crs + L);
+        c110.intoArray(c, co + 11 * crs);
+        c111.intoArray(c, co + 11 * crs + L);
     }
 }

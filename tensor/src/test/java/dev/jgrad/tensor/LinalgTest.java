@@ -59,6 +59,53 @@ class LinalgTest {
         }
     }
 
+    /** The summed product against the stack of products summed by sumTo, over broadcast batches, layouts and both dtypes. */
+    @Test
+    void matmulSummedIsTheSumOfTheBatchOfProducts() {
+        Generator g = new Generator(17);
+        int[][][] cases = {
+            {{5, 3, 7}, {5, 7, 4}}, {{3, 7}, {6, 7, 9}}, {{2, 3, 13, 6}, {3, 6, 11}}, {{1, 4, 5}, {9, 5, 2}},
+            {{11, 40, 37}, {11, 37, 45}}, {{0, 3, 4}, {0, 4, 2}}, {{3, 0}, {4, 0, 5}},
+        };
+        for (DType dt : new DType[] {DType.FLOAT32, DType.FLOAT64}) {
+            for (int[][] c : cases) {
+                Tensor a = Tensor.randn(g, c[0]).to(dt);
+                Tensor b = Tensor.randn(g, c[1]).to(dt);
+                int n = c[0][c[0].length - 2];
+                int p = c[1][c[1].length - 1];
+                double[] want = a.matmul(b).sumTo(n, p).toDoubleArray();
+                double[] got = a.matmulSummed(b).toDoubleArray();
+                assertArrayEquals(new int[] {n, p}, a.matmulSummed(b).shape());
+                for (int i = 0; i < want.length; i++) {
+                    assertEquals(want[i], got[i], (dt == DType.FLOAT32 ? 1e-4 : 1e-11) * (1 + Math.abs(want[i])) * c[0][c[0].length - 1],
+                            java.util.Arrays.deepToString(c) + " " + dt + " element " + i);
+                }
+            }
+        }
+        // Transposed operands (a convolution's weight gradient reads its columns through mT).
+        Tensor gy = Tensor.randn(g, 7, 6, 30);
+        Tensor cols = Tensor.randn(g, 7, 19, 30);
+        assertArrayEquals(gy.matmul(cols.mT()).sumTo(6, 19).toFloatArray(), gy.matmulSummed(cols.mT()).toFloatArray(), 1e-4f);
+        assertThrows(ShapeException.class, () -> Tensor.ones(2, 3, 4).matmulSummed(Tensor.ones(2, 5, 6)));
+        assertThrows(ShapeException.class, () -> Tensor.ones(2, 3, 4).matmulSummed(Tensor.ones(3, 4, 6)));
+    }
+
+    @Test
+    void matmulSummedDoesNotDependOnTheThreadCount() {
+        Generator g = new Generator(5);
+        Tensor a = Tensor.randn(g, 13, 24, 40);
+        Tensor b = Tensor.randn(g, 13, 40, 33);
+        int before = Parallel.threads();
+        try {
+            Parallel.setThreads(1);
+            float[] one = a.matmulSummed(b).toFloatArray();
+            Parallel.setThreads(2);
+            assertArrayEquals(one, a.matmulSummed(b).toFloatArray(), 0f);
+        } finally {
+            Parallel.setThreads(before);
+        }
+    }
+
     @Test
     void resultsDoNotDependOnTheThreadCount() {
         Generator g = new Generator(3);
