@@ -28,7 +28,10 @@ class LinalgTest {
     @Test
     void matmulAgreesWithNaiveProductForManyShapesAndLayouts() {
         Generator g = new Generator(11);
-        int[][] shapes = {{1, 1, 1}, {3, 5, 7}, {17, 9, 33}, {64, 65, 63}, {2, 300, 3}, {130, 7, 129}, {40, 700, 45}, {70, 128, 300}};
+        // Each path of PackedGemm: direct (B small), wide (few rows, many columns: {20, 100, 400}, {30, 9, 4000}),
+        // split along k (k long beside C: {16, 4100, 40}, {9, 9000, 30}) and blocked (the rest).
+        int[][] shapes = {{1, 1, 1}, {3, 5, 7}, {17, 9, 33}, {64, 65, 63}, {2, 300, 3}, {130, 7, 129}, {40, 700, 45}, {70, 128, 300},
+            {20, 100, 400}, {30, 9, 4000}, {16, 4100, 40}, {9, 9000, 30}};
         for (int[] s : shapes) {
             Tensor a = Tensor.randn(g, s[0], s[1]);
             Tensor b = Tensor.randn(g, s[1], s[2]);
@@ -45,7 +48,7 @@ class LinalgTest {
     void vectorKernelAgreesWithThePlainKernel() {
         VectorKernelsRequired.check();
         Generator g = new Generator(21);
-        int[][] shapes = {{1, 1, 1}, {13, 7, 33}, {12, 512, 32}, {25, 600, 65}, {100, 3, 70}, {7, 1030, 5}};
+        int[][] shapes = {{1, 1, 1}, {13, 7, 33}, {12, 512, 32}, {25, 600, 65}, {100, 3, 70}, {7, 1030, 5}, {20, 100, 400}, {16, 4100, 40}};
         for (int[] s : shapes) {
             Tensor a = Tensor.randn(g, s[0], s[1]);
             Tensor b = Tensor.randn(g, s[1], s[2]);
