@@ -137,16 +137,16 @@ final class VectorElementwise {
     }
 
     /** {@code o = y <= 0 ? 0 : g}, ReLU's backward. */
-    static void reluBackward(float[] g, int go, float[] y, int yo, float[] o, int n) {
+    static void reluBackward(float[] g, int go, float[] y, int yo, float[] o, int oo, int n) {
         int bound = S.loopBound(n);
         int i = 0;
         FloatVector zero = FloatVector.zero(S);
         for (; i < bound; i += L) {
             FloatVector yv = FloatVector.fromArray(S, y, yo + i);
-            FloatVector.fromArray(S, g, go + i).blend(zero, yv.compare(VectorOperators.LE, 0f)).intoArray(o, i);
+            FloatVector.fromArray(S, g, go + i).blend(zero, yv.compare(VectorOperators.LE, 0f)).intoArray(o, oo + i);
         }
         for (; i < n; i++) {
-            o[i] = y[yo + i] <= 0 ? 0 : g[go + i];
+            o[oo + i] = y[yo + i] <= 0 ? 0 : g[go + i];
         }
     }
 
