@@ -35,7 +35,7 @@ final class PackedGemm {
             return;
         }
         long flops = 2L * n * k * p;
-        if (bcs == 1 && k <= KC && (long) n * k <= WIDE_MAX_A) {
+        if (bcs == 1 && k <= KC && (long) n * k <= WIDE_MAX_A && p >= WIDE_MIN_RATIO * n) {
             wide(kernel, n, k, p, a, ao, ars, acs, b, bo, brs, c, co, crs);
             return;
         }
@@ -142,6 +142,8 @@ final class PackedGemm {
 
     /** The most elements of A that {@link #wide} packs at once (they then sit in L2 beside a chunk of B). */
     static final long WIDE_MAX_A = 1L << 16;
+    /** How many times more columns than rows a product needs for {@link #wide} (at 256 x 256 x 256, blocked is faster). */
+    static final int WIDE_MIN_RATIO = 8;
     /** The floats of B in each chunk of columns that {@link #wide} hands a thread. */
     static final int WIDE_CHUNK_FLOATS = 1 << 15;
 
