@@ -69,38 +69,54 @@ final class Linalg {
         return out;
     }
 
+    /**
+     * The operands of a batched product, a2 {@code (..., n, k)} and b2 {@code (..., k, p)}, expanded to their
+     * common batch dims; {@code a} and {@code b} are the user's operands, for the messages.
+     */
+    private record Batched(int n, int k, int p, int[] batch, Tensor A, Tensor B) {
+        static Batched of(Tensor a2, Tensor b2, Tensor a, Tensor b) {
+            int n = a2.shape[a2.dim() - 2];
+            int k = a2.shape[a2.dim() - 1];
+            int k2 = b2.shape[b2.dim() - 2];
+            int p = b2.shape[b2.dim() - 1];
+            if (k != k2) {
+                throw new ShapeException("mat1 and mat2 shapes cannot be multiplied (" + n + "x" + k + " and " + k2 + "x" + p + ")\n"
+                        + "  matmul of " + Shape.str(a.shape) + " and " + Shape.str(b.shape) + ": the last dim of the first ("
+                        + k + ") must equal the " + (b.dim() == 1 ? "only" : "second-to-last") + " dim of the second (" + k2 + ")");
+            }
+            int[] ba = java.util.Arrays.copyOf(a2.shape, a2.dim() - 2);
+            int[] bb = java.util.Arrays.copyOf(b2.shape, b2.dim() - 2);
+            int[] batch;
+            try {
+                batch = Shape.broadcast(ba, bb);
+            } catch (ShapeException e) {
+                throw new ShapeException("matmul: the batch dims of " + Shape.str(a.shape) + " and " + Shape.str(b.shape)
+                        + " do not broadcast\n" + e.getMessage());
+            }
+            int nb = batch.length;
+            int[] aShape = java.util.Arrays.copyOf(batch, nb + 2);
+            aShape[nb] = n;
+            aShape[nb + 1] = k;
+            int[] bShape = java.util.Arrays.copyOf(batch, nb + 2);
+            bShape[nb] = k;
+            bShape[nb + 1] = p;
+            return new Batched(n, k, p, batch, a2.expand(aShape), b2.expand(bShape));
+        }
+    }
+
     /** The batched product of a2 (..., n, k) and b2 (..., k, p); a and b are the user's operands, for messages. */
     private static Tensor product(Tensor a2, Tensor b2, Tensor a, Tensor b) {
-        int n = a2.shape[a2.dim() - 2];
-        int k = a2.shape[a2.dim() - 1];
-        int k2 = b2.shape[b2.dim() - 2];
-        int p = b2.shape[b2.dim() - 1];
-        if (k != k2) {
-            throw new ShapeException("mat1 and mat2 shapes cannot be multiplied (" + n + "x" + k + " and " + k2 + "x" + p + ")\n"
-                    + "  matmul of " + Shape.str(a.shape) + " and " + Shape.str(b.shape) + ": the last dim of the first ("
-                    + k + ") must equal the " + (b.dim() == 1 ? "only" : "second-to-last") + " dim of the second (" + k2 + ")");
-        }
-        int[] ba = java.util.Arrays.copyOf(a2.shape, a2.dim() - 2);
-        int[] bb = java.util.Arrays.copyOf(b2.shape, b2.dim() - 2);
-        int[] batch;
-        try {
-            batch = Shape.broadcast(ba, bb);
-        } catch (ShapeException e) {
-            throw new ShapeException("matmul: the batch dims of " + Shape.str(a.shape) + " and " + Shape.str(b.shape)
-                    + " do not broadcast\n" + e.getMessage());
-        }
+        Batched op = Batched.of(a2, b2, a, b);
+        int n = op.n;
+        int k = op.k;
+        int p = op.p;
+        int[] batch = op.batch;
         int nb = batch.length;
-        int[] aShape = java.util.Arrays.copyOf(batch, nb + 2);
-        aShape[nb] = n;
-        aShape[nb + 1] = k;
-        int[] bShape = java.util.Arrays.copyOf(batch, nb + 2);
-        bShape[nb] = k;
-        bShape[nb + 1] = p;
         int[] outShape = java.util.Arrays.copyOf(batch, nb + 2);
         outShape[nb] = n;
         outShape[nb + 1] = p;
-        Tensor A = a2.expand(aShape);
-        Tensor B = b2.expand(bShape);
+        Tensor A = op.A;
+        Tensor B = op.B;
         Tensor out = Tensor.zeros(a.dtype(), outShape);
         if (out.numel() == 0 || k == 0) {
             return out;
@@ -185,22 +201,14 @@ final class Linalg {
         if (a.dim() < 2 || b.dim() < 2) {
             throw new ShapeException("summed matmul needs operands of at least 2 dims, got " + Shape.str(a.shape) + " and " + Shape.str(b.shape));
         }
-        int n = a.shape[a.dim() - 2];
-        int k = a.shape[a.dim() - 1];
-        int p = b.shape[b.dim() - 1];
-        if (b.shape[b.dim() - 2] != k) {
-            throw new ShapeException("mat1 and mat2 shapes cannot be multiplied (" + n + "x" + k + " and " + b.shape[b.dim() - 2] + "x" + p + ")");
-        }
-        int[] batch = Shape.broadcast(java.util.Arrays.copyOf(a.shape, a.dim() - 2), java.util.Arrays.copyOf(b.shape, b.dim() - 2));
+        Batched op = Batched.of(a, b, a, b);
+        int n = op.n;
+        int k = op.k;
+        int p = op.p;
+        int[] batch = op.batch;
         int nb = batch.length;
-        int[] aShape = java.util.Arrays.copyOf(batch, nb + 2);
-        aShape[nb] = n;
-        aShape[nb + 1] = k;
-        int[] bShape = java.util.Arrays.copyOf(batch, nb + 2);
-        bShape[nb] = k;
-        bShape[nb + 1] = p;
-        Tensor A = a.expand(aShape);
-        Tensor B = b.expand(bShape);
+        Tensor A = op.A;
+        Tensor B = op.B;
         Tensor out = Tensor.zeros(a.dtype(), n, p);
         int batches = Shape.numel(batch);
         if (out.numel() == 0 || k == 0 || batches == 0) {

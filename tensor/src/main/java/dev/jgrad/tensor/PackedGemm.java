@@ -159,15 +159,9 @@ final class PackedGemm {
         int nr = kernel.nr();
         int rowSlivers = (n + mr - 1) / mr;
         int colSlivers = (p + nr - 1) / nr;
-        int pFull = (p / nr) * nr;
         float[] ap = A_BUFFER.get(rowSlivers * mr * k);
         packA(a, ao, ars, acs, n, k, mr, ap);
-        float[] bEdge = null;
-        if (pFull < p) {
-            bEdge = new float[nr * k];
-            packB(b, bo + pFull, brs, 1, k, p - pFull, nr, bEdge);
-        }
-        float[] be = bEdge;
+        float[] be = edgeSliver(b, bo, brs, k, p, nr);
         int perChunk = Math.max(1, Math.min(8, WIDE_CHUNK_FLOATS / (k * nr)));
         int chunks = (colSlivers + perChunk - 1) / perChunk;
         Parallel.RangeBody body = (lo, hi) -> {
@@ -205,13 +199,7 @@ final class PackedGemm {
         int nr = kernel.nr();
         int rowSlivers = (n + mr - 1) / mr;
         int colSlivers = (p + nr - 1) / nr;
-        int pFull = (p / nr) * nr;
-        float[] bEdge = null;
-        if (pFull < p) {
-            bEdge = new float[nr * k];
-            packB(b, bo + pFull, brs, 1, k, p - pFull, nr, bEdge);
-        }
-        float[] be = bEdge;
+        float[] be = edgeSliver(b, bo, brs, k, p, nr);
         Parallel.RangeBody body = (lo, hi) -> {
             float[] ap = A_BUFFER.get(mr * k);
             for (int i = lo; i < hi; i++) {
@@ -231,6 +219,17 @@ final class PackedGemm {
         } else {
             Parallel.forEachTask(rowSlivers, body);
         }
+    }
+
+    /** B's last sliver of columns when the right edge cuts it, packed and zero-padded; null when p is whole slivers. */
+    private static float[] edgeSliver(float[] b, int bo, int brs, int k, int p, int nr) {
+        int pFull = (p / nr) * nr;
+        if (pFull == p) {
+            return null;
+        }
+        float[] edge = new float[nr * k];
+        packB(b, bo + pFull, brs, 1, k, p - pFull, nr, edge);
+        return edge;
     }
 
     /**
