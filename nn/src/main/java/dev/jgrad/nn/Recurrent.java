@@ -12,9 +12,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * One layer of {@code nn.LSTM} and {@code nn.GRU} (batch_first), with PyTorch's weights and gate order,
- * composed of differentiable ops. The input projection of every time step is one matrix product; each
- * step then adds the hidden projection and applies the gates.
+ * One layer of {@code nn.LSTM} and {@code nn.GRU} (batch_first), with PyTorch's weights and gate order.
+ * The definition is a composite of differentiable ops: the input projection of every time step is one
+ * matrix product; each step then adds the hidden projection and applies the gates. A float32 LSTM runs
+ * as one fused op instead ({@link RecurrentKernels}), tested against the composite.
  */
 public final class Recurrent {
     private Recurrent() {
@@ -33,23 +34,17 @@ public final class Recurrent {
         int hidden = wHh.size(1);
         check("lstm", x, h0, wIh, wHh, 4, hidden);
         checkState("lstm", "c0", c0, x.size(0), hidden);
+        if (allFloat32(x, h0, c0, wIh, wHh, bIh, bHh)) {
+            return fusedLstm(x, h0, c0, wIh, wHh, bIh, bHh);
+        }
         Variable projected = project(x, wIh, bIh, bHh);
         Variable h = h0;
         Variable c = c0;
         List<Variable> outs = new ArrayList<>(x.size(1));
-        boolean fused = x.dtype() == DType.FLOAT32 && h0.dtype() == DType.FLOAT32 && c0.dtype() == DType.FLOAT32;
         // One transposed view for all steps: their gradients add up in its layout, and reach wHh transposed once.
         Variable wHhT = wHh.t();
         for (int t = 0; t < x.size(1); t++) {
-            Variable gates = projected.select(1, t).add(h.matmul(wHhT));
-            if (fused) {
-                Variable states = cell(gates, c);
-                h = states.narrow(1, 0, hidden);
-                c = states.narrow(1, hidden, hidden);
-                outs.add(h);
-                continue;
-            }
-            List<Variable> q = gates.chunk(4, 1);
+            List<Variable> q = projected.select(1, t).add(h.matmul(wHhT)).chunk(4, 1);
             Variable i = q.get(0).sigmoid();
             Variable f = q.get(1).sigmoid();
             Variable g = q.get(2).tanh();
@@ -61,16 +56,59 @@ public final class Recurrent {
         return new State(Variable.stack(outs, 1), h, c);
     }
 
+    private static boolean allFloat32(Variable... vs) {
+        for (Variable v : vs) {
+            if (v != null && v.dtype() != DType.FLOAT32) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /**
-     * The LSTM cell as one op in float32 ({@link RecurrentKernels}): {@code [h' | c']} from the gates and the
-     * cell, with a backward of its own. The composite above is the definition it is tested against, and
-     * what other dtypes (float64, so gradcheck) use.
+     * The whole layer as one op in float32 ({@link RecurrentKernels#lstm}), with a backward of its own: its
+     * output {@code (T, B, 2H)} holds {@code [h_t | c_t]}, of which the layer's output and last states are
+     * views. The composite above is the definition it is tested against, and what other dtypes (float64,
+     * so gradcheck) use.
      */
-    private static Variable cell(Variable gates, Variable c) {
-        RecurrentKernels.LstmStep s = RecurrentKernels.lstmCell(gates.data(), c.data());
-        return CustomFunction.apply("lstm_cell", s.states(), new Variable[] {gates, c},
-                new Tensor[] {s.activated(), s.tanhCell(), c.data()},
-                (g, saved, needs) -> RecurrentKernels.lstmCellBackward(g, saved[0], saved[1], saved[2]));
+    private static State fusedLstm(Variable x, Variable h0, Variable c0, Variable wIh, Variable wHh, Variable bIh, Variable bHh) {
+        int hidden = wHh.size(1);
+        int steps = x.size(1);
+        Tensor xt = x.data().transpose(0, 1);
+        RecurrentKernels.LstmForward f = RecurrentKernels.lstm(xt, h0.data(), c0.data(), wIh.data(), wHh.data(),
+                bIh == null ? null : bIh.data(), bHh == null ? null : bHh.data());
+        List<Variable> inputs = new ArrayList<>(List.of(x, h0, c0, wIh, wHh));
+        if (bIh != null) {
+            inputs.add(bIh);
+        }
+        if (bHh != null) {
+            inputs.add(bHh);
+        }
+        int count = inputs.size();
+        Variable out = CustomFunction.apply("lstm", f.output(), inputs.toArray(new Variable[0]),
+                new Tensor[] {xt, wIh.data(), wHh.data(), f.output(), f.activated(), f.tanhCell()},
+                (g, saved, needs) -> {
+                    boolean anyBias = false;
+                    for (int i = 5; i < count; i++) {
+                        anyBias |= needs[i];
+                    }
+                    boolean[] want = {needs[0], needs[1], needs[2], needs[3], needs[4], anyBias};
+                    RecurrentKernels.LstmGradients d = RecurrentKernels.lstmBackward(g,
+                            new RecurrentKernels.LstmForward(saved[3], saved[4], saved[5]), saved[0], saved[1], saved[2], want);
+                    Tensor[] grads = new Tensor[count];
+                    grads[0] = d.x() == null ? null : d.x().transpose(0, 1);
+                    grads[1] = d.h0();
+                    grads[2] = d.c0();
+                    grads[3] = d.wIh();
+                    grads[4] = d.wHh();
+                    for (int i = 5; i < count; i++) {
+                        grads[i] = needs[i] ? d.bias() : null;
+                    }
+                    return grads;
+                });
+        Variable y = out.narrow(2, 0, hidden).transpose(0, 1);
+        Variable last = out.select(0, steps - 1);
+        return new State(y, last.narrow(1, 0, hidden), last.narrow(1, hidden, hidden));
     }
 
     /**
