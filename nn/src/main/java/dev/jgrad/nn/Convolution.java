@@ -1,8 +1,12 @@
 package dev.jgrad.nn;
 
+import dev.jgrad.autograd.CustomFunction;
 import dev.jgrad.autograd.Variable;
+import dev.jgrad.tensor.ConvKernels;
+import dev.jgrad.tensor.DType;
 import dev.jgrad.tensor.Shape;
 import dev.jgrad.tensor.ShapeException;
+import dev.jgrad.tensor.Tensor;
 
 import java.util.Arrays;
 
@@ -64,6 +68,11 @@ public final class Convolution {
         }
         int[] kernel = Arrays.copyOfRange(ws, 2, k + 2);
         int[] out = outputSize(xs, kernel, stride, padding, dilation, k);
+        if (groups == 1 && allFloat32(x, w, b)) {
+            return k == 2 ? fused(x, w, b, kernel, stride, padding, dilation, out)
+                    : fused(x.unsqueeze(2), w.unsqueeze(2), b, new int[] {1, kernel[0]}, new int[] {1, stride[0]},
+                            new int[] {0, padding[0]}, new int[] {1, dilation[0]}, new int[] {1, out[0]}).squeeze(2);
+        }
         Variable cols = windows(x.pad(padPairs(padding)), kernel, stride, dilation, k);
         // cols: (N, C, *out, *kernel), a view. Copied once into im2col's columns (N, [G,] C/G * prod(kernel), positions),
         // whose rows run along the output's last dim; the weight (OC, C/G * prod(kernel)) times each sample's columns
@@ -112,6 +121,34 @@ public final class Convolution {
             r = r.add(b.view(bs));
         }
         return r;
+    }
+
+    private static boolean allFloat32(Variable... vs) {
+        for (Variable v : vs) {
+            if (v != null && v.dtype() != DType.FLOAT32) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * A float32 2-d convolution with groups 1 as one op ({@link ConvKernels}): the same im2col and product as
+     * the composite below, without its passes over views. The composite is the definition it is tested
+     * against, and what other dtypes (float64, so gradcheck) and grouped convolutions use.
+     */
+    private static Variable fused(Variable x, Variable w, Variable b, int[] kernel, int[] stride, int[] padding, int[] dilation,
+                                  int[] out) {
+        ConvKernels.Geometry geo = new ConvKernels.Geometry(kernel[0], kernel[1], stride[0], stride[1], padding[0], padding[1],
+                dilation[0], dilation[1], out[0], out[1]);
+        ConvKernels.ConvForward f = ConvKernels.conv2d(x.data(), w.data(), b == null ? null : b.data(), geo);
+        Variable[] inputs = b == null ? new Variable[] {x, w} : new Variable[] {x, w, b};
+        int[] inputShape = x.shape();
+        return CustomFunction.apply("conv2d", f.output(), inputs, new Tensor[] {w.data(), f.columns()}, (g, saved, needs) -> {
+            ConvKernels.ConvGradients d = ConvKernels.conv2dBackward(g, saved[0], saved[1], inputShape, geo,
+                    new boolean[] {needs[0], needs[1], needs.length > 2 && needs[2]});
+            return b == null ? new Tensor[] {d.input(), d.weight()} : new Tensor[] {d.input(), d.weight(), d.bias()};
+        });
     }
 
     /** The windows of x {@code (N, C, *spatial)}: {@code (N, C, *out, *kernel)}, a view (dilation takes every d-th element). */

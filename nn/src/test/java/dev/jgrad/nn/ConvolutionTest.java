@@ -10,6 +10,7 @@ import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -71,6 +72,55 @@ class ConvolutionTest {
             assertArrayEquals(shape, y.shape(), "trial " + trial);
             double[] want = naiveConv2d(x, wt, b, s, p, d, groups, shape);
             assertArrayEquals(want, y.data().contiguous().toDoubleArray(), 1e-10, "trial " + trial);
+        }
+    }
+
+    /**
+     * Float32 with groups 1 runs the fused convolution, float64 the composite of pad, unfold and matmul: the
+     * outputs and the gradients of input, weight and bias must agree over random geometries, in 1-d and 2-d.
+     */
+    @Test
+    void theFusedFloat32ConvolutionAgreesWithTheComposite() {
+        Generator gen = new Generator(17);
+        for (int trial = 0; trial < 60; trial++) {
+            boolean twoD = trial % 3 != 0;
+            int c = 1 + gen.nextInt(4);
+            int oc = 1 + gen.nextInt(5);
+            int[] k = {twoD ? 1 + gen.nextInt(3) : 1, 1 + gen.nextInt(4)};
+            int[] s = {twoD ? 1 + gen.nextInt(3) : 1, 1 + gen.nextInt(2)};
+            int[] d = {twoD ? 1 + gen.nextInt(2) : 1, 1 + gen.nextInt(3)};
+            int[] p = {twoD ? gen.nextInt(4) : 0, gen.nextInt(5)};
+            int h = d[0] * (k[0] - 1) + 1 + gen.nextInt(5);
+            int w = d[1] * (k[1] - 1) + 1 + gen.nextInt(6);
+            int n = 1 + gen.nextInt(3);
+            boolean bias = trial % 2 == 0;
+            Tensor x = twoD ? Tensor.randn(gen, n, c, h, w) : Tensor.randn(gen, n, c, w);
+            Tensor wt = twoD ? Tensor.randn(gen, oc, c, k[0], k[1]) : Tensor.randn(gen, oc, c, k[1]);
+            Tensor b = Tensor.randn(gen, oc);
+            Variable[][] runs = new Variable[2][];
+            Variable[] ys = new Variable[2];
+            Tensor weights = null;
+            for (int r = 0; r < 2; r++) {
+                DType dt = r == 0 ? DType.FLOAT32 : DType.FLOAT64;
+                Variable[] v = {Variable.of(x.to(dt), true), Variable.of(wt.to(dt), true), Variable.of(b.to(dt), true)};
+                Variable y = twoD ? Convolution.conv2d(v[0], v[1], bias ? v[2] : null, s, p, d, 1)
+                        : Convolution.conv1d(v[0], v[1], bias ? v[2] : null, s[1], p[1], d[1], 1);
+                if (weights == null) {
+                    weights = Tensor.randn(gen, y.shape());
+                }
+                y.mul(Variable.of(weights.to(dt))).sum().backward();
+                runs[r] = v;
+                ys[r] = y;
+            }
+            String label = "trial " + trial + (twoD ? " 2-d" : " 1-d") + (bias ? " with bias" : "");
+            assertArrayEquals(ys[1].shape(), ys[0].shape(), label);
+            assertArrayEquals(ys[1].data().toDoubleArray(), ys[0].data().toDoubleArray(), 1e-4, label);
+            for (int i = 0; i < (bias ? 3 : 2); i++) {
+                assertArrayEquals(runs[1][i].grad().toDoubleArray(), runs[0][i].grad().toDoubleArray(), 1e-4, label + ": gradient " + i);
+            }
+            if (!bias) {
+                assertNull(runs[0][2].grad(), label);
+            }
         }
     }
 

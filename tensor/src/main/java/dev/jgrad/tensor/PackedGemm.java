@@ -144,14 +144,21 @@ final class PackedGemm {
     static final long WIDE_MAX_A = 1L << 16;
     /** How many times more columns than rows a product needs for {@link #wide} (at 256 x 256 x 256, blocked is faster). */
     static final int WIDE_MIN_RATIO = 8;
+    /**
+     * B's row stride (floats) from which {@link #wide} packs each chunk of B before use instead of reading it in
+     * place: with rows a page or more apart, a sliver's k rows touch k pages, more than the first-level TLB
+     * holds on some machines (Zen 1: 64 entries), and every load then waits for a page walk.
+     */
+    static final int WIDE_PACK_ROW_STRIDE = 1024;
     /** The floats of B in each chunk of columns that {@link #wide} hands a thread. */
     static final int WIDE_CHUNK_FLOATS = 1 << 15;
 
     /**
      * A product with few rows and many columns, as a convolution over a whole batch ({@code (64, 288) @ (288, 7744)}):
-     * B is used by only a few slivers of A, so packing it would cost about as much as the product. Instead
-     * A is packed once, whole, and the threads take chunks of B's columns, read in place: each chunk is
-     * read from memory once and stays in L2 while every sliver of A passes over it.
+     * B is used by only a few slivers of A, so packing all of it up front would cost about as much as the product.
+     * Instead A is packed once, whole, and the threads take chunks of B's columns: each chunk is read from memory
+     * once (in place, or packed by its thread where B's rows are far apart) and stays in L2 while every sliver of
+     * A passes over it.
      */
     private static void wide(MicroKernel kernel, int n, int k, int p, float[] a, int ao, int ars, int acs, float[] b, int bo, int brs,
                              float[] c, int co, int crs) {
@@ -161,20 +168,33 @@ final class PackedGemm {
         int colSlivers = (p + nr - 1) / nr;
         float[] ap = A_BUFFER.get(rowSlivers * mr * k);
         packA(a, ao, ars, acs, n, k, mr, ap);
-        float[] be = edgeSliver(b, bo, brs, k, p, nr);
+        boolean pack = brs >= WIDE_PACK_ROW_STRIDE;
+        float[] be = pack ? null : edgeSliver(b, bo, brs, k, p, nr);
         int perChunk = Math.max(1, Math.min(8, WIDE_CHUNK_FLOATS / (k * nr)));
         int chunks = (colSlivers + perChunk - 1) / perChunk;
         Parallel.RangeBody body = (lo, hi) -> {
             for (int ch = lo; ch < hi; ch++) {
+                int sFrom = ch * perChunk;
                 int sTo = Math.min(colSlivers, (ch + 1) * perChunk);
+                float[] bp = null;
+                if (pack) {
+                    // Each thread packs its own chunk (B_BUFFER is per thread, and wide uses no other).
+                    bp = B_BUFFER.get(perChunk * nr * k);
+                    packBSlivers(b, bo + sFrom * nr, brs, 1, k, p - sFrom * nr, nr, bp, 0, sTo - sFrom);
+                }
                 for (int i = 0; i < rowSlivers; i++) {
                     int ir = i * mr;
                     int rows = Math.min(mr, n - ir);
-                    for (int j = ch * perChunk; j < sTo; j++) {
+                    for (int j = sFrom; j < sTo; j++) {
                         int jc = j * nr;
-                        boolean bWhole = jc + nr <= p;
-                        kernel.run(k, ap, i * mr * k, bWhole ? b : be, bWhole ? bo + jc : 0, bWhole ? brs : nr,
-                                c, co + ir * crs + jc, crs, rows, Math.min(nr, p - jc));
+                        int cols = Math.min(nr, p - jc);
+                        if (pack) {
+                            kernel.run(k, ap, i * mr * k, bp, (j - sFrom) * nr * k, nr, c, co + ir * crs + jc, crs, rows, cols);
+                        } else {
+                            boolean bWhole = jc + nr <= p;
+                            kernel.run(k, ap, i * mr * k, bWhole ? b : be, bWhole ? bo + jc : 0, bWhole ? brs : nr,
+                                    c, co + ir * crs + jc, crs, rows, cols);
+                        }
                     }
                 }
             }
@@ -276,6 +296,18 @@ final class PackedGemm {
         int idx = sFrom * nr * kc;
         for (int jc = sFrom * nr; jc < Math.min(p, sTo * nr); jc += nr) {
             int cols = Math.min(nr, p - jc);
+            if (brs < bcs) {
+                // A transposed B (its columns contiguous, as im2col's columns in a weight's gradient): read each
+                // column along its unit stride and write it nr apart, instead of reading nr far-apart columns per row.
+                for (int j = 0; j < nr; j++) {
+                    int src = bo + (jc + j) * bcs;
+                    for (int kk = 0, dst = idx + j; kk < kc; kk++, dst += nr) {
+                        bp[dst] = j < cols ? b[src + kk * brs] : 0f;
+                    }
+                }
+                idx += nr * kc;
+                continue;
+            }
             for (int kk = 0; kk < kc; kk++) {
                 int src = bo + kk * brs + jc * bcs;
                 if (bcs == 1 && cols == nr) {
