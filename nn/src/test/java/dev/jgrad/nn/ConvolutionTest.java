@@ -84,16 +84,18 @@ class ConvolutionTest {
         Generator gen = new Generator(17);
         for (int trial = 0; trial < 60; trial++) {
             boolean twoD = trial % 3 != 0;
-            int c = 1 + gen.nextInt(4);
+            // Every fourth trial has more than ConvKernels.PER_SAMPLE_MAX_K columns per position: the batch-wide product.
+            boolean wide = trial % 4 == 1;
+            int c = wide ? 8 + gen.nextInt(5) : 1 + gen.nextInt(4);
             int oc = 1 + gen.nextInt(5);
-            int[] k = {twoD ? 1 + gen.nextInt(3) : 1, 1 + gen.nextInt(4)};
+            int[] k = {twoD ? (wide ? 3 : 1 + gen.nextInt(3)) : 1, wide ? 3 + gen.nextInt(2) : 1 + gen.nextInt(4)};
             int[] s = {twoD ? 1 + gen.nextInt(3) : 1, 1 + gen.nextInt(2)};
             int[] d = {twoD ? 1 + gen.nextInt(2) : 1, 1 + gen.nextInt(3)};
             int[] p = {twoD ? gen.nextInt(4) : 0, gen.nextInt(5)};
             int h = d[0] * (k[0] - 1) + 1 + gen.nextInt(5);
             int w = d[1] * (k[1] - 1) + 1 + gen.nextInt(6);
             int n = 1 + gen.nextInt(3);
-            boolean bias = trial % 2 == 0;
+            boolean bias = trial % 5 < 3;
             Tensor x = twoD ? Tensor.randn(gen, n, c, h, w) : Tensor.randn(gen, n, c, w);
             Tensor wt = twoD ? Tensor.randn(gen, oc, c, k[0], k[1]) : Tensor.randn(gen, oc, c, k[1]);
             Tensor b = Tensor.randn(gen, oc);

@@ -10,6 +10,8 @@ package dev.jgrad.tensor;
 public final class ConvKernels {
     /** Rows of columns, or planes, per thread's range below which one thread does them all. */
     private static final int GRAIN_FLOATS = 16 * 1024;
+    /** Up to this many columns per output position (C KH KW), the forward makes one product per sample. */
+    static final int PER_SAMPLE_MAX_K = 64;
 
     private ConvKernels() {
     }
@@ -39,12 +41,29 @@ public final class ConvKernels {
         int np = n * geo.positions();
         Tensor columns = Tensor.empty(DType.FLOAT32, per, np);
         im2col(in, geo, columns.storage.f());
-        float[] product = Tensor.zeros(DType.FLOAT32, oc, np).storage.f();
-        Gemm.sgemm(oc, per, np, dense(w).storage.f(), 0, per, 1, columns.storage.f(), 0, np, 1, product, 0, np);
         Tensor out = Tensor.empty(DType.FLOAT32, n, oc, geo.oh(), geo.ow());
         float[] bias = b == null ? null : dense(b).storage.f();
         float[] o = out.storage.f();
+        float[] wa = dense(w).storage.f();
+        float[] cols = columns.storage.f();
         int p = geo.positions();
+        if (per <= PER_SAMPLE_MAX_K) {
+            // A short k leaves the product bound by its writes of C: one product per sample, straight into its
+            // (OC, P) block of the output, which starts as the bias (no zeroed buffer, no copy, no pass for the bias).
+            Parallel.forRange(n, 1, (lo, hi) -> {
+                for (int s = lo; s < hi; s++) {
+                    int block = s * oc * p;
+                    for (int c = 0; c < oc; c++) {
+                        java.util.Arrays.fill(o, block + c * p, block + (c + 1) * p, bias == null ? 0f : bias[c]);
+                    }
+                    Gemm.sgemm(oc, per, p, wa, 0, per, 1, cols, s * p, np, 1, o, block, p);
+                }
+            });
+            return new ConvForward(out, columns);
+        }
+        // Otherwise one product over the whole batch packs the weight once and keeps the tiles whole.
+        float[] product = Tensor.zeros(DType.FLOAT32, oc, np).storage.f();
+        Gemm.sgemm(oc, per, np, wa, 0, per, 1, cols, 0, np, 1, product, 0, np);
         // (OC, N, P) -> (N, OC, P), adding the bias on the way.
         Parallel.forRange(n * oc, Math.max(1, GRAIN_FLOATS / p), (lo, hi) -> {
             for (int t = lo; t < hi; t++) {
