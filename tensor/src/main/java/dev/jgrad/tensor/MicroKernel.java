@@ -13,4 +13,11 @@ interface MicroKernel {
     int nr();
 
     void run(int kc, float[] ap, int ao, float[] bp, int bo, int bk, float[] c, int co, int crs, int rows, int cols);
+
+    /**
+     * Up to 3 x 3 dot products along k, for a product whose A has unit-stride rows and whose B has unit-stride
+     * columns (read in place, unpacked): {@code c[co + r crs + q] += sum over kk < kc of a[ao + r ars + kk] b[bo + q bcs + kk]}
+     * for {@code r < rows}, {@code q < cols}.
+     */
+    void dots(int kc, float[] a, int ao, int ars, int rows, float[] b, int bo, int bcs, int cols, float[] c, int co, int crs);
 }

@@ -30,6 +30,10 @@ final class PackedGemm {
                       float[] c, int co, int crs) {
         int mr = kernel.mr();
         int nr = kernel.nr();
+        if (acs == 1 && brs == 1 && p < nr && k >= DOTS_MIN_K) {
+            dots(kernel, n, k, p, a, ao, ars, b, bo, bcs, c, co, crs);
+            return;
+        }
         if (k <= KC && bcs == 1 && (long) k * p <= DIRECT_MAX_B) {
             direct(kernel, n, k, p, a, ao, ars, acs, b, bo, brs, c, co, crs);
             return;
@@ -44,6 +48,40 @@ final class PackedGemm {
             return;
         }
         blocked(kernel, n, k, p, a, ao, ars, acs, b, bo, brs, bcs, c, co, crs);
+    }
+
+    /** The shortest k for {@link #dots}: below it, the nine sums across each accumulator's lanes cost too much. */
+    static final int DOTS_MIN_K = 256;
+    /** How much of k {@link #dots} takes at a time: B's columns over it stay in L2 while the rows of A pass. */
+    static final int DOTS_KC = 2048;
+
+    /**
+     * A product with fewer columns than a tile has, whose A has unit-stride rows and B unit-stride columns,
+     * as a first convolution's weight gradient ({@code (32, 43264) @ (43264, 9)}, B im2col's columns
+     * transposed): a tile would waste most of its columns and the packing would copy both operands whole.
+     * Instead each 3 x 3 block of C is nine dot products read in place. The threads take blocks of rows;
+     * each entry's sum runs in the same order whatever the thread count.
+     */
+    private static void dots(MicroKernel kernel, int n, int k, int p, float[] a, int ao, int ars, float[] b, int bo, int bcs,
+                             float[] c, int co, int crs) {
+        int rowBlocks = (n + 2) / 3;
+        Parallel.RangeBody body = (lo, hi) -> {
+            for (int k0 = 0; k0 < k; k0 += DOTS_KC) {
+                int kc = Math.min(DOTS_KC, k - k0);
+                for (int ib = lo; ib < hi; ib++) {
+                    int i = ib * 3;
+                    for (int j = 0; j < p; j += 3) {
+                        kernel.dots(kc, a, ao + i * ars + k0, ars, Math.min(3, n - i), b, bo + j * bcs + k0, bcs, Math.min(3, p - j),
+                                c, co + i * crs + j, crs);
+                    }
+                }
+            }
+        };
+        if (2L * n * k * p < PARALLEL_FLOPS) {
+            body.run(0, rowBlocks);
+        } else {
+            Parallel.forRange(rowBlocks, 1, body);
+        }
     }
 
     /**

@@ -42,4 +42,19 @@ final class ScalarMicroKernel implements MicroKernel {
             }
         }
     }
+
+    @Override
+    public void dots(int kc, float[] a, int ao, int ars, int rows, float[] b, int bo, int bcs, int cols, float[] c, int co, int crs) {
+        for (int r = 0; r < rows; r++) {
+            for (int q = 0; q < cols; q++) {
+                int ar = ao + r * ars;
+                int bq = bo + q * bcs;
+                float s = 0f;
+                for (int k = 0; k < kc; k++) {
+                    s += a[ar + k] * b[bq + k];
+                }
+                c[co + r * crs + q] += s;
+            }
+        }
+    }
 }

@@ -31,7 +31,9 @@ class LinalgTest {
         // Each path of PackedGemm: direct (B small), wide (few rows, many columns: {20, 100, 400}, {30, 9, 4000}),
         // split along k (k long beside C: {16, 4100, 40}, {9, 9000, 30}) and blocked (the rest).
         int[][] shapes = {{1, 1, 1}, {3, 5, 7}, {17, 9, 33}, {64, 65, 63}, {2, 300, 3}, {130, 7, 129}, {40, 700, 45}, {70, 128, 300},
-            {20, 100, 400}, {30, 9, 4000}, {16, 4100, 40}, {9, 9000, 30}};
+            {20, 100, 400}, {30, 9, 4000}, {16, 4100, 40}, {9, 9000, 30},
+            // dots (fewer columns than a tile, k long; taken with B's columns contiguous, the third product below)
+            {32, 5000, 9}, {7, 600, 15}, {4, 300, 1}, {10, 2500, 5}, {2, 4099, 7}};
         for (int[] s : shapes) {
             Tensor a = Tensor.randn(g, s[0], s[1]);
             Tensor b = Tensor.randn(g, s[1], s[2]);
@@ -40,6 +42,7 @@ class LinalgTest {
             Tensor at = a.t().contiguous().t();
             Tensor bt = b.t().contiguous().t();
             assertArrayEquals(ref, at.matmul(bt).to(DType.FLOAT64).toDoubleArray(), 1e-4 * s[1]);
+            assertArrayEquals(ref, a.matmul(bt).to(DType.FLOAT64).toDoubleArray(), 1e-4 * s[1]);
         }
     }
 
@@ -58,6 +61,24 @@ class LinalgTest {
             PackedGemm.sgemm(Simd.GEMM, s[0], s[1], s[2], a.storage.f(), 0, s[1], 1, b.storage.f(), 0, s[2], 1, vector, 0, s[2]);
             for (int i = 0; i < plain.length; i++) {
                 assertEquals(plain[i], vector[i], 1e-4 * Math.sqrt(s[1]) * (1 + Math.abs(plain[i])), "shape " + java.util.Arrays.toString(s) + " element " + i);
+            }
+        }
+        // The dot-product kernels, rows and columns cut at 1, 2 and 3, k with and without a tail of lanes.
+        for (int[] s : new int[][] {{1, 1000, 1}, {2, 517, 2}, {3, 256, 3}, {5, 1203, 4}}) {
+            float[] a = Tensor.randn(g, s[0], s[1]).storage.f();
+            float[] b = Tensor.randn(g, s[2], s[1]).storage.f();
+            float[] plain = new float[s[0] * s[2]];
+            float[] vector = new float[s[0] * s[2]];
+            for (int i = 0; i < s[0]; i += 3) {
+                for (int j = 0; j < s[2]; j += 3) {
+                    int rows = Math.min(3, s[0] - i);
+                    int cols = Math.min(3, s[2] - j);
+                    new ScalarMicroKernel().dots(s[1], a, i * s[1], s[1], rows, b, j * s[1], s[1], cols, plain, i * s[2] + j, s[2]);
+                    Simd.GEMM.dots(s[1], a, i * s[1], s[1], rows, b, j * s[1], s[1], cols, vector, i * s[2] + j, s[2]);
+                }
+            }
+            for (int i = 0; i < plain.length; i++) {
+                assertEquals(plain[i], vector[i], 1e-4 * Math.sqrt(s[1]) * (1 + Math.abs(plain[i])), "dots " + java.util.Arrays.toString(s) + " element " + i);
             }
         }
     }
