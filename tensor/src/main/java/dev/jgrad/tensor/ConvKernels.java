@@ -141,6 +141,10 @@ public final class ConvKernels {
                 int ki = (row % kk) / geo.kw();
                 int kj = row % geo.kw();
                 int colRow = row * np;
+                // The output columns whose input column lies inside the row: the same for every row of this kernel column.
+                int x0 = kj * geo.dw() - geo.pw();
+                int from = Math.min(geo.ow(), firstInside(x0, geo.sw()));
+                int to = Math.max(from, endInside(x0, geo.sw(), w, geo.ow()));
                 for (int s = 0; s < n; s++) {
                     int plane = (s * c + ch) * h * w;
                     for (int i = 0; i < geo.oh(); i++) {
@@ -151,9 +155,6 @@ public final class ConvKernels {
                             continue;
                         }
                         int srcRow = plane + y * w;
-                        int x0 = kj * geo.dw() - geo.pw();
-                        int from = Math.min(geo.ow(), firstInside(x0, geo.sw()));
-                        int to = Math.max(from, endInside(x0, geo.sw(), w, geo.ow()));
                         java.util.Arrays.fill(cols, dst, dst + from, 0f);
                         if (geo.sw() == 1) {
                             System.arraycopy(src, srcRow + x0 + from, cols, dst + from, to - from);
@@ -188,6 +189,9 @@ public final class ConvKernels {
                     int ki = k / geo.kw();
                     int kj = k % geo.kw();
                     int colRow = (ch * kk + k) * np + s * p;
+                    int x0 = kj * geo.dw() - geo.pw();
+                    int from = firstInside(x0, geo.sw());
+                    int to = endInside(x0, geo.sw(), w, geo.ow());
                     for (int i = 0; i < geo.oh(); i++) {
                         int y = i * geo.sh() - geo.ph() + ki * geo.dh();
                         if (y < 0 || y >= h) {
@@ -195,14 +199,12 @@ public final class ConvKernels {
                         }
                         int dstRow = plane + y * w;
                         int srcRow = colRow + i * geo.ow();
-                        int x0 = kj * geo.dw() - geo.pw();
-                        int to = endInside(x0, geo.sw(), w, geo.ow());
                         if (geo.sw() == 1) {
-                            for (int j = firstInside(x0, 1), at = dstRow + x0; j < to; j++) {
+                            for (int j = from, at = dstRow + x0; j < to; j++) {
                                 dst[at + j] += cols[srcRow + j];
                             }
                         } else {
-                            for (int j = firstInside(x0, geo.sw()); j < to; j++) {
+                            for (int j = from; j < to; j++) {
                                 dst[dstRow + x0 + j * geo.sw()] += cols[srcRow + j];
                             }
                         }
