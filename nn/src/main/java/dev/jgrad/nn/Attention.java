@@ -1,7 +1,9 @@
 package dev.jgrad.nn;
 
+import dev.jgrad.autograd.CustomFunction;
 import dev.jgrad.autograd.Variable;
 import dev.jgrad.tensor.DType;
+import dev.jgrad.tensor.MaskedSoftmax;
 import dev.jgrad.tensor.Shape;
 import dev.jgrad.tensor.ShapeException;
 import dev.jgrad.tensor.Tensor;
@@ -57,12 +59,27 @@ public final class Attention {
         }
         int d = q.size(-1);
         double sc = Double.isNaN(scale) ? 1.0 / Math.sqrt(d) : scale;
+        if (bias == null && q.dtype() == DType.FLOAT32 && k.dtype() == DType.FLOAT32) {
+            Tensor m = causal ? union(masked, causalMask(q.size(-2), k.size(-2))) : masked;
+            return maskedSoftmax(q.matmul(k.mT()), m, sc).matmul(v);
+        }
         Variable scores = q.matmul(k.mT()).mul(sc);
         if (bias != null) {
             scores = scores.add(Variable.of(bias.to(scores.dtype())));
         }
         Tensor m = causal ? union(masked, causalMask(q.size(-2), k.size(-2))) : masked;
         return weightsTimesValues(scores, m, v);
+    }
+
+    /**
+     * {@code softmax(scale scores)} with the masked positions left out, as one op in float32
+     * ({@link MaskedSoftmax}); the composite in {@link #weightsTimesValues} is the definition it is tested against,
+     * and what float64 and float masks use.
+     */
+    private static Variable maskedSoftmax(Variable scores, Tensor mask, double scale) {
+        Tensor y = MaskedSoftmax.forward(scores.data(), mask, scale);
+        return CustomFunction.apply("masked_softmax", y, new Variable[] {scores}, new Tensor[] {y},
+                (g, saved, needs) -> new Tensor[] {MaskedSoftmax.backward(g, saved[0], scale)});
     }
 
     /** The positions masked by either bool mask (broadcast together); {@code a} may be null. */

@@ -1,0 +1,66 @@
+package dev.jgrad.nn;
+
+import dev.jgrad.autograd.Variable;
+import dev.jgrad.tensor.DType;
+import dev.jgrad.tensor.Generator;
+import dev.jgrad.tensor.Tensor;
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/**
+ * Float32 attention runs the fused masked softmax, float64 the composite of scale, masked fill and softmax:
+ * values and the gradients of q, k and v must agree for every kind of bool mask, rows with every key masked
+ * included. B=2, H=3, T=5, S=7, d=4.
+ */
+class FusedAttentionTest {
+    private static final int B = 2;
+    private static final int H = 3;
+    private static final int T = 5;
+    private static final int S = 7;
+    private static final int D = 4;
+
+    @Test
+    void theFusedFloat32WeightsAgreeWithTheComposite() {
+        Generator gen = new Generator(41);
+        boolean[] pad = new boolean[B * S];
+        for (int j = 4; j < S; j++) {
+            pad[j] = true; // batch 0: keys 4-6 are padding
+        }
+        for (int j = 0; j < S; j++) {
+            pad[S + j] = true; // batch 1: every key is padding, so every row is empty
+        }
+        Tensor padding = Tensor.of(pad, B, 1, 1, S);
+        Tensor rowMask = Tensor.randn(gen, T, S).gt(0.8);
+        Object[][] cases = {{null, false, Double.NaN}, {padding, false, Double.NaN}, {null, true, Double.NaN}, {padding, true, 0.3},
+            {rowMask, false, Double.NaN}, {rowMask, true, 2.0}};
+        for (Object[] c : cases) {
+            Tensor mask = (Tensor) c[0];
+            boolean causal = (Boolean) c[1];
+            double scale = (Double) c[2];
+            Tensor q = Tensor.randn(gen, B, H, T, D);
+            Tensor k = Tensor.randn(gen, B, H, S, D);
+            Tensor v = Tensor.randn(gen, B, H, S, D);
+            Tensor weights = Tensor.randn(gen, B, H, T, D);
+            Variable[][] in = new Variable[2][];
+            Variable[] out = new Variable[2];
+            for (int r = 0; r < 2; r++) {
+                DType dt = r == 0 ? DType.FLOAT32 : DType.FLOAT64;
+                in[r] = new Variable[] {Variable.of(q.to(dt), true), Variable.of(k.to(dt), true), Variable.of(v.to(dt), true)};
+                out[r] = Attention.scaledDotProduct(in[r][0], in[r][1], in[r][2], mask, causal, scale);
+                out[r].mul(Variable.of(weights.to(dt))).sum().backward();
+            }
+            String label = (mask == null ? "no mask" : mask == padding ? "padding" : "row mask") + (causal ? ", causal" : "") + ", scale " + scale;
+            assertArrayEquals(out[1].data().toDoubleArray(), out[0].data().toDoubleArray(), 1e-5, label);
+            for (int i = 0; i < 3; i++) {
+                assertArrayEquals(in[1][i].grad().toDoubleArray(), in[0][i].grad().toDoubleArray(), 1e-4, label + ": gradient " + "qkv".charAt(i));
+            }
+            if (mask == padding) {
+                // batch 1 has no key to attend to: zero output, zero gradient for its queries
+                assertEquals(0.0, out[0].data().select(0, 1).abs().sum().item(), 0.0, label);
+                assertEquals(0.0, in[0][0].grad().select(0, 1).abs().sum().item(), 0.0, label);
+            }
+        }
+    }
+}

@@ -1,0 +1,85 @@
+package dev.jgrad.tensor;
+
+/**
+ * Attention's weights in float32 as one pass and their gradient as one: {@code softmax(scale x)} over the last
+ * dim with the positions of a bool mask (true = masked out, broadcast to x) left out, in place of a scale, a
+ * masked fill with -inf and a softmax forward (three passes and three results) and four passes backward. A
+ * row with every position masked gets zero weights (and a zero gradient), as attention wants.
+ */
+public final class MaskedSoftmax {
+    private MaskedSoftmax() {
+    }
+
+    /** The weights, {@code x}'s shape; {@code mask} may be null. */
+    public static Tensor forward(Tensor x, Tensor mask, double scale) {
+        if (x.dtype() != DType.FLOAT32 || x.dim() == 0 || (mask != null && mask.dtype() != DType.BOOL)) {
+            throw new DTypeException("masked softmax: expected a float32 x with at least one dim and a bool mask, got "
+                    + x.dtype() + " " + Shape.str(x.shape()) + (mask == null ? "" : " and " + mask.dtype() + " " + Shape.str(mask.shape())));
+        }
+        Tensor in = x.isContiguous() && x.offset == 0 ? x : x.clone();
+        Tensor m = mask == null ? null : mask.expand(x.shape());
+        int len = x.size(-1);
+        int rows = len == 0 ? 0 : x.numel() / len;
+        Tensor out = Tensor.empty(DType.FLOAT32, x.shape());
+        float[] a = in.storage.f();
+        float[] o = out.storage.f();
+        float sc = (float) scale;
+        Parallel.forRange(rows, Math.max(1, Iter.PARALLEL_MIN / Math.max(1, len)), (lo, hi) -> {
+            boolean[] mb = m == null ? null : m.storage.b();
+            int ms = m == null ? 0 : m.strides[m.dim() - 1];
+            for (int r = lo; r < hi; r++) {
+                int row = r * len;
+                int mo = m == null ? 0 : rowOffset(m, r);
+                boolean any = false;
+                for (int j = 0; j < len; j++) {
+                    boolean out0 = mb != null && mb[mo + j * ms];
+                    o[row + j] = out0 ? Float.NEGATIVE_INFINITY : a[row + j] * sc;
+                    any |= !out0;
+                }
+                if (any) {
+                    Reduce.softmaxRowF(o, row, 1, o, row, 1, len, false);
+                } else {
+                    java.util.Arrays.fill(o, row, row + len, 0f);
+                }
+            }
+        });
+        return out;
+    }
+
+    /** The gradient of x from the gradient of the weights {@code y}: {@code scale y (g - sum(g y))} by rows. */
+    public static Tensor backward(Tensor grad, Tensor y, double scale) {
+        Tensor g = grad.dtype() == DType.FLOAT32 && grad.isContiguous() && grad.offset == 0 ? grad : grad.to(DType.FLOAT32).clone();
+        int len = y.size(-1);
+        int rows = len == 0 ? 0 : y.numel() / len;
+        Tensor dx = Tensor.empty(DType.FLOAT32, y.shape());
+        float[] gs = g.storage.f();
+        float[] ys = y.storage.f();
+        float[] d = dx.storage.f();
+        float sc = (float) scale;
+        Parallel.forRange(rows, Math.max(1, Iter.PARALLEL_MIN / Math.max(1, len)), (lo, hi) -> {
+            for (int r = lo; r < hi; r++) {
+                int row = r * len;
+                double dot = 0;
+                for (int j = 0; j < len; j++) {
+                    dot += gs[row + j] * ys[row + j];
+                }
+                float dt = (float) dot;
+                for (int j = 0; j < len; j++) {
+                    d[row + j] = sc * ys[row + j] * (gs[row + j] - dt);
+                }
+            }
+        });
+        return dx;
+    }
+
+    /** Where row r (over every dim but the last) of the expanded mask starts. */
+    private static int rowOffset(Tensor m, int r) {
+        int off = m.offset;
+        for (int dim = m.dim() - 2; dim >= 0; dim--) {
+            int size = m.shape[dim];
+            off += (r % size) * m.strides[dim];
+            r /= size;
+        }
+        return off;
+    }
+}
