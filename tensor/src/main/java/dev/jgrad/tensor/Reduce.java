@@ -581,8 +581,9 @@ final class Reduce {
         }
         int d = Shape.wrapDim(dim, n);
         int len = x.shape[d];
+        // In a memory scope the result's array is recycled, not zeroed: nothing to overlap, so no second pass.
         if (Simd.ENABLED && d == n - 1 && x.dtype() == DType.FLOAT32 && x.isContiguous() && len >= 16
-                && x.numel() >= Iter.PARALLEL_MIN && Parallel.threads() > 1) {
+                && x.numel() >= Iter.PARALLEL_MIN && Parallel.threads() > 1 && !Memory.inScope()) {
             return softmaxRowsOverlapped(x, len, log);
         }
         Tensor r = Tensor.empty(x.dtype(), x.shape);
