@@ -101,6 +101,7 @@ public final class Recurrent {
                     grads[2] = d.c0();
                     grads[3] = d.wIh();
                     grads[4] = d.wHh();
+                    // Both biases get the same gradient (the engine gives each leaf a .grad of its own).
                     for (int i = 5; i < count; i++) {
                         grads[i] = needs[i] ? d.bias() : null;
                     }
@@ -142,6 +143,9 @@ public final class Recurrent {
     private static void check(String name, Variable x, Variable h0, Variable wIh, Variable wHh, int gates, int hidden) {
         if (x.dim() != 3) {
             throw new ShapeException(name + ": expected a batch_first input (B, T, input_size), got " + Shape.str(x.shape()));
+        }
+        if (x.size(1) == 0) {
+            throw new ShapeException(name + ": Expected sequence length to be larger than 0 in RNN, got input " + Shape.str(x.shape()));
         }
         if (wIh.dim() != 2 || wIh.size(0) != gates * hidden || wIh.size(1) != x.size(2)) {
             throw new ShapeException(name + ": input.size(-1) must be equal to input_size, and weight_ih must be (" + gates

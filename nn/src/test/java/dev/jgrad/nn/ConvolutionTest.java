@@ -127,6 +127,17 @@ class ConvolutionTest {
     }
 
     @Test
+    void anEmptyBatchGivesAnEmptyOutputAndGradients() {
+        Variable x = Variable.of(Tensor.zeros(0, 2, 5, 5), true);
+        Variable w = Variable.of(Tensor.ones(3, 2, 3, 3), true);
+        Variable y = Convolution.conv2d(x, w, null, new int[] {1, 1}, new int[] {0, 0}, new int[] {1, 1}, 1);
+        assertArrayEquals(new int[] {0, 3, 3, 3}, y.shape());
+        y.sum().backward();
+        assertArrayEquals(new int[] {0, 2, 5, 5}, x.grad().shape());
+        assertEquals(0.0, w.grad().abs().sum().item(), 0.0);
+    }
+
+    @Test
     void conv2dGradientsMatchCentralDifferences() {
         Generator gen = new Generator(3);
         Tensor x = Tensor.randn(gen, 2, 4, 5, 6);

@@ -134,6 +134,20 @@ class RecurrentTest {
         }
     }
 
+    /** The two biases get equal gradients in two tensors: scaling one in place (as gradient clipping does) leaves the other. */
+    @Test
+    void theBiasesGetTheirOwnGradientTensors() {
+        LSTM lstm = new LSTM(3, 4, 1, true);
+        lstm.forward(Variable.of(Tensor.randn(new Generator(6), 2, 3, 3))).output().sum().backward();
+        Tensor gi = lstm.namedParameters().get("bias_ih_l0").grad();
+        Tensor gh = lstm.namedParameters().get("bias_hh_l0").grad();
+        assertArrayEquals(gi.toDoubleArray(), gh.toDoubleArray(), 0.0);
+        double before = gh.abs().sum().item();
+        gi.muli(0);
+        assertEquals(before, gh.abs().sum().item(), 0.0);
+        assertTrue(before > 0);
+    }
+
     /** The fused op saves the weights: changing one in place before backward is refused, as in PyTorch. */
     @Test
     void aWeightChangedInPlaceBeforeBackwardIsRefused() {
@@ -207,5 +221,7 @@ class RecurrentTest {
                 () -> lstm.forward(Variable.of(Tensor.zeros(2, 5, 3)), Variable.of(Tensor.zeros(1, 3, 4)), Variable.of(Tensor.zeros(1, 2, 4))));
         assertTrue(state.getMessage().contains("h0 of size [1, 2, 4]"), state.getMessage());
         assertThrows(ShapeException.class, () -> lstm.forward(Variable.of(Tensor.zeros(DType.FLOAT32, 5))));
+        ShapeException empty = assertThrows(ShapeException.class, () -> lstm.forward(Variable.of(Tensor.zeros(2, 0, 3))));
+        assertTrue(empty.getMessage().contains("sequence length to be larger than 0"), empty.getMessage());
     }
 }

@@ -135,7 +135,7 @@ public final class ConvKernels {
         int p = geo.positions();
         int np = n * p;
         float[] src = x.storage.f();
-        Parallel.forRange(c * kk, Math.max(1, GRAIN_FLOATS / np), (lo, hi) -> {
+        Parallel.forRange(c * kk, Math.max(1, GRAIN_FLOATS / Math.max(1, np)), (lo, hi) -> {
             for (int row = lo; row < hi; row++) {
                 int ch = row / kk;
                 int ki = (row % kk) / geo.kw();
