@@ -3,7 +3,6 @@ package dev.jgrad.nn;
 import dev.jgrad.autograd.CustomFunction;
 import dev.jgrad.autograd.Variable;
 import dev.jgrad.tensor.ConvKernels;
-import dev.jgrad.tensor.DType;
 import dev.jgrad.tensor.Shape;
 import dev.jgrad.tensor.ShapeException;
 import dev.jgrad.tensor.Tensor;
@@ -68,7 +67,7 @@ public final class Convolution {
         }
         int[] kernel = Arrays.copyOfRange(ws, 2, k + 2);
         int[] out = outputSize(xs, kernel, stride, padding, dilation, k);
-        if (groups == 1 && allFloat32(x, w, b)) {
+        if (groups == 1 && Functional.allFloat32(x, w, b)) {
             return k == 2 ? fused(x, w, b, kernel, stride, padding, dilation, out)
                     : fused(x.unsqueeze(2), w.unsqueeze(2), b, new int[] {1, kernel[0]}, new int[] {1, stride[0]},
                             new int[] {0, padding[0]}, new int[] {1, dilation[0]}, new int[] {1, out[0]}).squeeze(2);
@@ -121,15 +120,6 @@ public final class Convolution {
             r = r.add(b.view(bs));
         }
         return r;
-    }
-
-    private static boolean allFloat32(Variable... vs) {
-        for (Variable v : vs) {
-            if (v != null && v.dtype() != DType.FLOAT32) {
-                return false;
-            }
-        }
-        return true;
     }
 
     /**

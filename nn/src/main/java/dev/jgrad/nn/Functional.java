@@ -71,6 +71,16 @@ public final class Functional {
         return x.mul(Variable.of(keep));
     }
 
+    /** Whether every given variable (nulls skipped) is float32: the fused ops' condition, beside their float64 definitions. */
+    static boolean allFloat32(Variable... vs) {
+        for (Variable v : vs) {
+            if (v != null && v.dtype() != DType.FLOAT32) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** PyTorch's check of a dropout probability, shared by the layer (at construction) and the function. */
     static void checkDropoutProbability(double p) {
         if (p < 0 || p > 1) {

@@ -2,7 +2,6 @@ package dev.jgrad.nn;
 
 import dev.jgrad.autograd.CustomFunction;
 import dev.jgrad.autograd.Variable;
-import dev.jgrad.tensor.DType;
 import dev.jgrad.tensor.RecurrentKernels;
 import dev.jgrad.tensor.Shape;
 import dev.jgrad.tensor.ShapeException;
@@ -34,7 +33,7 @@ public final class Recurrent {
         int hidden = wHh.size(1);
         check("lstm", x, h0, wIh, wHh, 4, hidden);
         checkState("lstm", "c0", c0, x.size(0), hidden);
-        if (allFloat32(x, h0, c0, wIh, wHh, bIh, bHh)) {
+        if (Functional.allFloat32(x, h0, c0, wIh, wHh, bIh, bHh)) {
             return fusedLstm(x, h0, c0, wIh, wHh, bIh, bHh);
         }
         Variable projected = project(x, wIh, bIh, bHh);
@@ -54,15 +53,6 @@ public final class Recurrent {
             outs.add(h);
         }
         return new State(Variable.stack(outs, 1), h, c);
-    }
-
-    private static boolean allFloat32(Variable... vs) {
-        for (Variable v : vs) {
-            if (v != null && v.dtype() != DType.FLOAT32) {
-                return false;
-            }
-        }
-        return true;
     }
 
     /**
