@@ -34,19 +34,19 @@ public final class ConvKernels {
     /** {@code y = w * x + b} for {@code x (N, C, H, W)}, {@code w (OC, C, KH, KW)} and {@code b (OC)} or null. */
     public static ConvForward conv2d(Tensor x, Tensor w, Tensor b, Geometry geo) {
         check(x, w, b, geo);
-        Tensor in = dense(x);
+        Tensor in = x.dense();
         int n = x.size(0);
         int oc = w.size(0);
         int per = w.size(1) * geo.kh() * geo.kw();
-        int np = n * geo.positions();
+        int p = geo.positions();
+        int np = n * p;
         Tensor columns = Tensor.empty(DType.FLOAT32, per, np);
         im2col(in, geo, columns.storage.f());
         Tensor out = Tensor.empty(DType.FLOAT32, n, oc, geo.oh(), geo.ow());
-        float[] bias = b == null ? null : dense(b).storage.f();
+        float[] bias = b == null ? null : b.dense().storage.f();
         float[] o = out.storage.f();
-        float[] wa = dense(w).storage.f();
+        float[] wa = w.dense().storage.f();
         float[] cols = columns.storage.f();
-        int p = geo.positions();
         if (per <= PER_SAMPLE_MAX_K) {
             // A short k leaves the product bound by its writes of C: one product per sample, straight into its
             // (OC, P) block of the output, which starts as the bias (no zeroed buffer, no copy, no pass for the bias).
@@ -94,7 +94,7 @@ public final class ConvKernels {
         int per = columns.size(0);
         int p = geo.positions();
         int np = n * p;
-        float[] g = dense(grad.to(DType.FLOAT32)).storage.f();
+        float[] g = grad.to(DType.FLOAT32).dense().storage.f();
         // (N, OC, P) -> (OC, N P): the product's layout.
         float[] gy = Tensor.empty(DType.FLOAT32, oc, np).storage.f();
         Parallel.forRange(n * oc, Math.max(1, GRAIN_FLOATS / p), (lo, hi) -> {
@@ -118,7 +118,7 @@ public final class ConvKernels {
         Tensor dX = null;
         if (needs[0]) {
             float[] dCols = Tensor.zeros(DType.FLOAT32, per, np).storage.f();
-            Gemm.sgemm(per, oc, np, dense(w).storage.f(), 0, 1, per, gy, 0, np, 1, dCols, 0, np);
+            Gemm.sgemm(per, oc, np, w.dense().storage.f(), 0, 1, per, gy, 0, np, 1, dCols, 0, np);
             dX = Tensor.zeros(DType.FLOAT32, inputShape);
             col2im(dCols, geo, dX);
         }
@@ -222,11 +222,6 @@ public final class ConvKernels {
     /** One past the last output column j (at most {@code ow}) whose input column {@code x0 + j * stride} is inside {@code [0, w)}. */
     private static int endInside(int x0, int stride, int w, int ow) {
         return x0 >= w ? 0 : Math.min(ow, (w - 1 - x0) / stride + 1);
-    }
-
-    /** Row-major from offset 0, as the loops index it. */
-    private static Tensor dense(Tensor t) {
-        return t.isContiguous() && t.offset == 0 ? t : t.clone();
     }
 
     private static void check(Tensor x, Tensor w, Tensor b, Geometry geo) {

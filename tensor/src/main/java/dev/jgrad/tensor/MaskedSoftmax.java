@@ -16,7 +16,7 @@ public final class MaskedSoftmax {
             throw new DTypeException("masked softmax: expected a float32 x with at least one dim and a bool mask, got "
                     + x.dtype() + " " + Shape.str(x.shape()) + (mask == null ? "" : " and " + mask.dtype() + " " + Shape.str(mask.shape())));
         }
-        Tensor in = x.isContiguous() && x.offset == 0 ? x : x.clone();
+        Tensor in = x.dense();
         Tensor m = mask == null ? null : mask.expand(x.shape());
         int len = x.size(-1);
         int rows = len == 0 ? 0 : x.numel() / len;
@@ -48,7 +48,7 @@ public final class MaskedSoftmax {
 
     /** The gradient of x from the gradient of the weights {@code y}: {@code scale y (g - sum(g y))} by rows. */
     public static Tensor backward(Tensor grad, Tensor y, double scale) {
-        Tensor g = grad.dtype() == DType.FLOAT32 && grad.isContiguous() && grad.offset == 0 ? grad : grad.to(DType.FLOAT32).clone();
+        Tensor g = grad.to(DType.FLOAT32).dense();
         int len = y.size(-1);
         int rows = len == 0 ? 0 : y.numel() / len;
         Tensor dx = Tensor.empty(DType.FLOAT32, y.shape());

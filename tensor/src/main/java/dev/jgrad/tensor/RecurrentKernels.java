@@ -44,11 +44,11 @@ public final class RecurrentKernels {
         float[] pre = Tensor.empty(DType.FLOAT32, rows, g).storage.f();
         fillBias(pre, rows, g, bIh, bHh);
         Tensor xr = asRows(x);
-        Tensor wi = dense(wIh);
+        Tensor wi = wIh.dense();
         Gemm.sgemm(rows, in, g, xr.storage.f(), xr.offset, xr.strides[0], xr.strides[1], wi.storage.f(), 0, 1, in, pre, 0, g);
 
         // W_hh^T row-major once, so that every step's product reads it in place.
-        Tensor whhT = dense(wHh.t());
+        Tensor whhT = wHh.t().dense();
         float[] wt = whhT.storage.f();
         Tensor activated = Tensor.empty(DType.FLOAT32, steps, batch, g);
         Tensor tanhCell = Tensor.empty(DType.FLOAT32, steps, batch, h);
@@ -88,14 +88,14 @@ public final class RecurrentKernels {
         int h = wHh.size(1);
         int g = 4 * h;
         int rows = steps * batch;
-        Tensor gd = dense(grad.to(DType.FLOAT32));
+        Tensor gd = grad.to(DType.FLOAT32).dense();
         float[] dy = gd.storage.f();
         float[] a = fwd.activated().storage.f();
         float[] tc = fwd.tanhCell().storage.f();
         Tensor out = fwd.output();
         float[] s = out.storage.f();
         int s0 = out.offset - batch * 2 * h;
-        Tensor wh = dense(wHh);
+        Tensor wh = wHh.dense();
         float[] w = wh.storage.f();
 
         float[] dGates = Tensor.empty(DType.FLOAT32, rows, g).storage.f();
@@ -134,7 +134,7 @@ public final class RecurrentKernels {
         Tensor dWhh = null;
         Tensor dBias = null;
         if (needs[0]) {
-            Tensor wi = dense(wIh);
+            Tensor wi = wIh.dense();
             dx = Tensor.zeros(DType.FLOAT32, steps, batch, in);
             Gemm.sgemm(rows, g, in, dGates, 0, g, 1, wi.storage.f(), 0, in, 1, dx.storage.f(), 0, in);
         }
@@ -179,7 +179,7 @@ public final class RecurrentKernels {
             return;
         }
         Tensor bias = bIh == null ? bHh : (bHh == null ? bIh : bIh.add(bHh));
-        float[] bs = dense(bias).storage.f();
+        float[] bs = bias.dense().storage.f();
         for (int r = 0; r < rows; r++) {
             System.arraycopy(bs, 0, pre, r * g, g);
         }
@@ -188,11 +188,6 @@ public final class RecurrentKernels {
     /** {@code x (T, B, In)} as {@code (T B, In)}: a view where x's layout allows one, else a copy. */
     private static Tensor asRows(Tensor x) {
         return x.reshape(x.size(0) * x.size(1), x.size(2));
-    }
-
-    /** Row-major from offset 0, as the loops index it. */
-    private static Tensor dense(Tensor t) {
-        return t.isContiguous() && t.offset == 0 ? t : t.clone();
     }
 
     private static void check(Tensor x, Tensor h0, Tensor c0, Tensor wIh, Tensor wHh, Tensor bIh, Tensor bHh) {

@@ -593,6 +593,11 @@ public final class Tensor implements ArrayOps<Tensor> {
         return Padding.constant(this, pad, value);
     }
 
+    /** This tensor row-major from offset 0, as kernels that index its array directly need: itself when it is, else a copy. */
+    Tensor dense() {
+        return isContiguous() && offset == 0 ? this : clone();
+    }
+
     @Override
     public Tensor clone() {
         Tensor out = empty(dtype(), shape);
