@@ -131,11 +131,10 @@ public final class Convolution {
                                   int[] out) {
         ConvKernels.Geometry geo = new ConvKernels.Geometry(kernel[0], kernel[1], stride[0], stride[1], padding[0], padding[1],
                 dilation[0], dilation[1], out[0], out[1]);
-        ConvKernels.ConvForward f = ConvKernels.conv2d(x.data(), w.data(), b == null ? null : b.data(), geo);
+        Tensor y = ConvKernels.conv2d(x.data(), w.data(), b == null ? null : b.data(), geo);
         Variable[] inputs = b == null ? new Variable[] {x, w} : new Variable[] {x, w, b};
-        int[] inputShape = x.shape();
-        return CustomFunction.apply("conv2d", f.output(), inputs, new Tensor[] {w.data(), f.columns()}, (g, saved, needs) -> {
-            ConvKernels.ConvGradients d = ConvKernels.conv2dBackward(g, saved[0], saved[1], inputShape, geo,
+        return CustomFunction.apply("conv2d", y, inputs, new Tensor[] {x.data(), w.data()}, (g, saved, needs) -> {
+            ConvKernels.ConvGradients d = ConvKernels.conv2dBackward(g, saved[0], saved[1], geo,
                     new boolean[] {needs[0], needs[1], needs.length > 2 && needs[2]});
             return b == null ? new Tensor[] {d.input(), d.weight()} : new Tensor[] {d.input(), d.weight(), d.bias()};
         });

@@ -1,17 +1,34 @@
 package dev.jgrad.tensor;
 
 /**
- * A float32 2-d convolution (groups 1) as im2col and one matrix product over the whole batch, with the
- * padding read as zeros while the columns are filled, the bias added while the product is written into
- * the output's layout, and a backward that adds each column's gradient straight back into the input
- * (col2im) instead of through views. The columns are Caffe's, {@code (C KH KW, N OH OW)}: each row runs
- * along the output's rows, so the copies in and out run along unit strides.
+ * A float32 2-d convolution (groups 1) as im2col and matrix products, a chunk of samples at a time: each
+ * chunk's columns {@code (C KH KW, G OH OW)} (Caffe's layout, rows along the output's rows) are filled with
+ * the padding read as zeros, multiplied while they are still in the second-level cache, and dropped. A
+ * whole batch's columns are many times that cache (a (64, 32, 13, 13) input makes 8.9 MB of them), and
+ * writing them out and reading them back cost as much as the products. Backward recomputes each chunk's
+ * columns from the saved input for the weight's gradient and adds each chunk's column gradient straight
+ * back into the input (col2im) while it is in cache.
  */
 public final class ConvKernels {
-    /** Rows of columns, or planes, per thread's range below which one thread does them all. */
-    private static final int GRAIN_FLOATS = 16 * 1024;
-    /** Up to this many columns per output position (C KH KW), the forward makes one product per sample. */
+    /** Up to this many columns per output position (C KH KW), the forward makes one product per sample, straight into the output. */
     static final int PER_SAMPLE_MAX_K = 64;
+    /** The most floats of columns in one chunk (512 KB): with the packed weight they stay in a core's second-level cache. */
+    static final int CHUNK_FLOATS = 1 << 17;
+    /**
+     * The weight's gradient is summed over the chunks in this many runs, each into its own buffer, the runs then
+     * added in order: fixed by the shape, not the threads, so the result does not depend on the thread count.
+     */
+    static final int WEIGHT_PARTS = 8;
+    private static final boolean VECTOR = Simd.ENABLED;
+
+    /**
+     * Floats past a chunk's columns in their buffer: im2col's whole-vector row copies may write that far past
+     * the last row (and within the columns, only over rows it writes afterwards).
+     */
+    private static final int SLACK = 64;
+    private static final ThreadBuffer COLUMNS = new ThreadBuffer();
+    private static final ThreadBuffer PRODUCT = new ThreadBuffer();
+    private static final ThreadBuffer GRADIENT = new ThreadBuffer();
 
     private ConvKernels() {
     }
@@ -23,172 +40,226 @@ public final class ConvKernels {
         }
     }
 
-    /** The forward's result: {@code output (N, OC, OH, OW)} and the columns {@code (C KH KW, N OH OW)} backward needs. */
-    public record ConvForward(Tensor output, Tensor columns) {
-    }
-
     /** The gradients asked for (null where not): input {@code (N, C, H, W)}, weight {@code (OC, C, KH, KW)}, bias {@code (OC)}. */
     public record ConvGradients(Tensor input, Tensor weight, Tensor bias) {
     }
 
-    /** {@code y = w * x + b} for {@code x (N, C, H, W)}, {@code w (OC, C, KH, KW)} and {@code b (OC)} or null. */
-    public static ConvForward conv2d(Tensor x, Tensor w, Tensor b, Geometry geo) {
+    /** {@code y = w * x + b (N, OC, OH, OW)} for {@code x (N, C, H, W)}, {@code w (OC, C, KH, KW)} and {@code b (OC)} or null. */
+    public static Tensor conv2d(Tensor x, Tensor w, Tensor b, Geometry geo) {
         check(x, w, b, geo);
         Tensor in = x.dense();
         int n = x.size(0);
         int oc = w.size(0);
         int per = w.size(1) * geo.kh() * geo.kw();
         int p = geo.positions();
-        int np = n * p;
-        Tensor columns = Tensor.empty(DType.FLOAT32, per, np);
-        im2col(in, geo, columns.storage.f());
         Tensor out = Tensor.empty(DType.FLOAT32, n, oc, geo.oh(), geo.ow());
         float[] bias = b == null ? null : b.dense().storage.f();
         float[] o = out.storage.f();
         float[] wa = w.dense().storage.f();
-        float[] cols = columns.storage.f();
-        if (per <= PER_SAMPLE_MAX_K) {
-            // A short k leaves the product bound by its writes of C: one product per sample, straight into its
-            // (OC, P) block of the output, which starts as the bias (no zeroed buffer, no copy, no pass for the bias).
-            Parallel.forRange(n, 1, (lo, hi) -> {
-                for (int s = lo; s < hi; s++) {
-                    int block = s * oc * p;
+        // A short k leaves the product bound by its writes of C: one product per sample, straight into its
+        // (OC, P) block of the output, which starts as the bias (no buffer, no copy, no pass for the bias).
+        int g = per <= PER_SAMPLE_MAX_K ? 1 : samplesPerChunk(per, p, n);
+        Parallel.forEachTask(chunks(n, g), (lo, hi) -> {
+            for (int t = lo; t < hi; t++) {
+                int s0 = t * g;
+                int gs = Math.min(g, n - s0);
+                int gp = gs * p;
+                float[] cols = COLUMNS.get(per * gp + SLACK);
+                im2col(in, geo, s0, gs, cols);
+                if (gs == 1) {
+                    int block = s0 * oc * p;
                     for (int c = 0; c < oc; c++) {
                         java.util.Arrays.fill(o, block + c * p, block + (c + 1) * p, bias == null ? 0f : bias[c]);
                     }
-                    Gemm.sgemm(oc, per, p, wa, 0, per, 1, cols, s * p, np, 1, o, block, p);
+                    Gemm.sgemm(oc, per, p, wa, 0, per, 1, cols, 0, p, 1, o, block, p);
+                    continue;
                 }
-            });
-            return new ConvForward(out, columns);
-        }
-        // Otherwise one product over the whole batch packs the weight once and keeps the tiles whole.
-        float[] product = Tensor.zeros(DType.FLOAT32, oc, np).storage.f();
-        Gemm.sgemm(oc, per, np, wa, 0, per, 1, cols, 0, np, 1, product, 0, np);
-        // (OC, N, P) -> (N, OC, P), adding the bias on the way.
-        Parallel.forRange(n * oc, Math.max(1, GRAIN_FLOATS / p), (lo, hi) -> {
-            for (int t = lo; t < hi; t++) {
-                int s = t / oc;
-                int c = t % oc;
-                int src = c * np + s * p;
-                int dst = t * p;
-                if (bias == null) {
-                    System.arraycopy(product, src, o, dst, p);
-                } else {
-                    float bc = bias[c];
-                    for (int q = 0; q < p; q++) {
-                        o[dst + q] = product[src + q] + bc;
+                float[] product = PRODUCT.get(oc * gp);
+                java.util.Arrays.fill(product, 0, oc * gp, 0f);
+                Gemm.sgemm(oc, per, gp, wa, 0, per, 1, cols, 0, gp, 1, product, 0, gp);
+                // (OC, G, P) -> (G, OC, P), adding the bias on the way.
+                for (int s = 0; s < gs; s++) {
+                    for (int c = 0; c < oc; c++) {
+                        int src = c * gp + s * p;
+                        int dst = ((s0 + s) * oc + c) * p;
+                        float bc = bias == null ? 0f : bias[c];
+                        for (int q = 0; q < p; q++) {
+                            o[dst + q] = product[src + q] + bc;
+                        }
                     }
                 }
             }
         });
-        return new ConvForward(out, columns);
+        return out;
     }
 
     /**
      * The gradients from {@code grad (N, OC, OH, OW)}, for those {@code needs} asks for in the order input, weight,
-     * bias; {@code inputShape} is x's, {@code w} and {@code columns} the forward's.
+     * bias; {@code x} and {@code w} are the forward's.
      */
-    public static ConvGradients conv2dBackward(Tensor grad, Tensor w, Tensor columns, int[] inputShape, Geometry geo, boolean[] needs) {
-        int n = inputShape[0];
+    public static ConvGradients conv2dBackward(Tensor grad, Tensor x, Tensor w, Geometry geo, boolean[] needs) {
+        Tensor in = x.dense();
+        int n = x.size(0);
         int oc = w.size(0);
-        int per = columns.size(0);
+        int per = w.size(1) * geo.kh() * geo.kw();
         int p = geo.positions();
-        int np = n * p;
-        float[] g = grad.to(DType.FLOAT32).dense().storage.f();
-        // (N, OC, P) -> (OC, N P): the product's layout.
-        float[] gy = Tensor.empty(DType.FLOAT32, oc, np).storage.f();
-        Parallel.forRange(n * oc, Math.max(1, GRAIN_FLOATS / p), (lo, hi) -> {
-            for (int t = lo; t < hi; t++) {
-                System.arraycopy(g, t * p, gy, (t % oc) * np + (t / oc) * p, p);
+        float[] gAll = grad.to(DType.FLOAT32).dense().storage.f();
+        float[] wa = w.dense().storage.f();
+        int g = samplesPerChunk(per, p, n);
+        int chunks = chunks(n, g);
+        int parts = Math.max(1, Math.min(WEIGHT_PARTS, chunks));
+        Tensor dX = needs[0] ? Tensor.empty(DType.FLOAT32, x.shape()) : null;
+        Tensor dW = needs[1] ? Tensor.zeros(DType.FLOAT32, w.shape()) : null;
+        float[] dWParts = needs[1] && parts > 1 ? Tensor.zeros(DType.FLOAT32, parts - 1, oc * per).storage.f() : null;
+        double[] dBParts = needs[2] ? new double[parts * oc] : null;
+        Parallel.forEachTask(parts, (lo, hi) -> {
+            for (int part = lo; part < hi; part++) {
+                float[] dWTo = part == 0 ? (dW == null ? null : dW.storage.f()) : dWParts;
+                int dWAt = part == 0 ? 0 : (part - 1) * oc * per;
+                for (int t = chunks * part / parts; t < chunks * (part + 1) / parts; t++) {
+                    int s0 = t * g;
+                    int gs = Math.min(g, n - s0);
+                    int gp = gs * p;
+                    // The chunk's output gradient as (OC, G P): a single sample's (OC, P) block is that already.
+                    float[] gy = gAll;
+                    int gyAt = s0 * oc * p;
+                    if (gs > 1) {
+                        gy = GRADIENT.get(oc * gp);
+                        gyAt = 0;
+                        for (int s = 0; s < gs; s++) {
+                            for (int c = 0; c < oc; c++) {
+                                System.arraycopy(gAll, ((s0 + s) * oc + c) * p, gy, c * gp + s * p, p);
+                            }
+                        }
+                    }
+                    if (dBParts != null) {
+                        for (int c = 0; c < oc; c++) {
+                            dBParts[part * oc + c] += Reduce.sumFloats(gy, gyAt + c * gp, 1, gp);
+                        }
+                    }
+                    if (dWTo != null) {
+                        float[] cols = COLUMNS.get(per * gp + SLACK);
+                        im2col(in, geo, s0, gs, cols);
+                        Gemm.sgemm(oc, gp, per, gy, gyAt, gp, 1, cols, 0, 1, gp, dWTo, dWAt, per);
+                    }
+                    if (dX != null) {
+                        float[] dCols = PRODUCT.get(per * gp);
+                        java.util.Arrays.fill(dCols, 0, per * gp, 0f);
+                        Gemm.sgemm(per, oc, gp, wa, 0, 1, per, gy, gyAt, gp, 1, dCols, 0, gp);
+                        col2im(dCols, geo, dX, s0, gs);
+                    }
+                }
             }
         });
-        Tensor dBias = null;
-        if (needs[2]) {
-            dBias = Tensor.empty(DType.FLOAT32, oc);
-            float[] db = dBias.storage.f();
-            for (int c = 0; c < oc; c++) {
-                db[c] = (float) Reduce.sumFloats(gy, c * np, 1, np);
+        if (dWParts != null) {
+            float[] to = dW.storage.f();
+            for (int part = 1; part < parts; part++) {
+                int from = (part - 1) * oc * per;
+                for (int i = 0; i < oc * per; i++) {
+                    to[i] += dWParts[from + i];
+                }
             }
         }
-        Tensor dW = null;
-        if (needs[1]) {
-            dW = Tensor.zeros(DType.FLOAT32, w.shape());
-            Gemm.sgemm(oc, np, per, gy, 0, np, 1, columns.storage.f(), columns.offset, 1, np, dW.storage.f(), 0, per);
+        Tensor dB = null;
+        if (dBParts != null) {
+            dB = Tensor.empty(DType.FLOAT32, oc);
+            float[] db = dB.storage.f();
+            for (int c = 0; c < oc; c++) {
+                double sum = 0;
+                for (int part = 0; part < parts; part++) {
+                    sum += dBParts[part * oc + c];
+                }
+                db[c] = (float) sum;
+            }
         }
-        Tensor dX = null;
-        if (needs[0]) {
-            float[] dCols = Tensor.zeros(DType.FLOAT32, per, np).storage.f();
-            Gemm.sgemm(per, oc, np, w.dense().storage.f(), 0, 1, per, gy, 0, np, 1, dCols, 0, np);
-            dX = Tensor.zeros(DType.FLOAT32, inputShape);
-            col2im(dCols, geo, dX);
-        }
-        return new ConvGradients(dX, dW, dBias);
+        return new ConvGradients(dX, dW, dB);
     }
 
-    /** Fills {@code cols (C KH KW, N OH OW)} from the contiguous x, zeros where a window reaches into the padding. */
-    private static void im2col(Tensor x, Geometry geo, float[] cols) {
-        int n = x.size(0);
+    /** How many samples' columns fit in {@link #CHUNK_FLOATS} (at least one, at most the batch). */
+    private static int samplesPerChunk(int per, int p, int n) {
+        return (int) Math.max(1, Math.min(n, CHUNK_FLOATS / Math.max(1L, (long) per * p)));
+    }
+
+    private static int chunks(int n, int g) {
+        return (n + g - 1) / g;
+    }
+
+    /**
+     * Fills {@code cols (C KH KW, G OH OW)} with the columns of samples {@code [s0, s0 + g)} of the contiguous
+     * x, zeros where a window reaches into the padding.
+     */
+    private static void im2col(Tensor x, Geometry geo, int s0, int g, float[] cols) {
         int c = x.size(1);
         int h = x.size(2);
         int w = x.size(3);
         int kk = geo.kh() * geo.kw();
         int p = geo.positions();
-        int np = n * p;
+        int gp = g * p;
         float[] src = x.storage.f();
-        Parallel.forRange(c * kk, Math.max(1, GRAIN_FLOATS / Math.max(1, np)), (lo, hi) -> {
-            for (int row = lo; row < hi; row++) {
-                int ch = row / kk;
-                int ki = (row % kk) / geo.kw();
-                int kj = row % geo.kw();
-                int colRow = row * np;
-                // The output columns whose input column lies inside the row: the same for every row of this kernel column.
-                int x0 = kj * geo.dw() - geo.pw();
-                int from = Math.min(geo.ow(), firstInside(x0, geo.sw()));
-                int to = Math.max(from, endInside(x0, geo.sw(), w, geo.ow()));
-                for (int s = 0; s < n; s++) {
-                    int plane = (s * c + ch) * h * w;
-                    for (int i = 0; i < geo.oh(); i++) {
-                        int y = i * geo.sh() - geo.ph() + ki * geo.dh();
-                        int dst = colRow + s * p + i * geo.ow();
-                        if (y < 0 || y >= h) {
-                            java.util.Arrays.fill(cols, dst, dst + geo.ow(), 0f);
+        for (int row = 0; row < c * kk; row++) {
+            int ch = row / kk;
+            int ki = (row % kk) / geo.kw();
+            int kj = row % geo.kw();
+            // The output columns whose input column lies inside the row: the same for every row of this kernel column.
+            int x0 = kj * geo.dw() - geo.pw();
+            int from = Math.min(geo.ow(), firstInside(x0, geo.sw()));
+            int to = Math.max(from, endInside(x0, geo.sw(), w, geo.ow()));
+            // Rows with no padding on either side are copied in whole vectors, past their end onto the next row.
+            boolean whole = VECTOR && from == 0 && to == geo.ow();
+            for (int s = 0; s < g; s++) {
+                int plane = ((s0 + s) * c + ch) * h * w;
+                for (int i = 0; i < geo.oh(); i++) {
+                    int y = i * geo.sh() - geo.ph() + ki * geo.dh();
+                    int dst = row * gp + s * p + i * geo.ow();
+                    if (y < 0 || y >= h) {
+                        java.util.Arrays.fill(cols, dst, dst + geo.ow(), 0f);
+                        continue;
+                    }
+                    int srcRow = plane + y * w + x0;
+                    for (int j = 0; j < from; j++) {
+                        cols[dst + j] = 0f;
+                    }
+                    if (geo.sw() == 1) {
+                        if (whole && srcRow + VectorConvRows.span(to) <= src.length) {
+                            VectorConvRows.copyWhole(src, srcRow, cols, dst, to);
                             continue;
                         }
-                        int srcRow = plane + y * w;
-                        java.util.Arrays.fill(cols, dst, dst + from, 0f);
-                        if (geo.sw() == 1) {
-                            System.arraycopy(src, srcRow + x0 + from, cols, dst + from, to - from);
-                        } else {
-                            for (int j = from, xx = x0 + from * geo.sw(); j < to; j++, xx += geo.sw()) {
-                                cols[dst + j] = src[srcRow + xx];
-                            }
+                        for (int j = from; j < to; j++) {
+                            cols[dst + j] = src[srcRow + j];
                         }
-                        java.util.Arrays.fill(cols, dst + to, dst + geo.ow(), 0f);
+                    } else {
+                        for (int j = from; j < to; j++) {
+                            cols[dst + j] = src[srcRow + j * geo.sw()];
+                        }
+                    }
+                    for (int j = to; j < geo.ow(); j++) {
+                        cols[dst + j] = 0f;
                     }
                 }
             }
-        });
+        }
     }
 
-    /** Adds {@code cols (C KH KW, N OH OW)} back into the zeroed, contiguous {@code dx (N, C, H, W)}: one thread per plane. */
-    private static void col2im(float[] cols, Geometry geo, Tensor dx) {
-        int n = dx.size(0);
+    /**
+     * Writes samples {@code [s0, s0 + g)} of the contiguous {@code dx (N, C, H, W)}: zeros, with the column
+     * gradients {@code cols (C KH KW, G OH OW)} added back where they were read from.
+     */
+    private static void col2im(float[] cols, Geometry geo, Tensor dx, int s0, int g) {
         int c = dx.size(1);
         int h = dx.size(2);
         int w = dx.size(3);
         int kk = geo.kh() * geo.kw();
         int p = geo.positions();
-        int np = n * p;
+        int gp = g * p;
         float[] dst = dx.storage.f();
-        Parallel.forRange(n * c, Math.max(1, GRAIN_FLOATS / (kk * p)), (lo, hi) -> {
-            for (int t = lo; t < hi; t++) {
-                int s = t / c;
-                int ch = t % c;
-                int plane = t * h * w;
+        for (int s = 0; s < g; s++) {
+            for (int ch = 0; ch < c; ch++) {
+                int plane = ((s0 + s) * c + ch) * h * w;
+                java.util.Arrays.fill(dst, plane, plane + h * w, 0f);
                 for (int k = 0; k < kk; k++) {
                     int ki = k / geo.kw();
                     int kj = k % geo.kw();
-                    int colRow = (ch * kk + k) * np + s * p;
+                    int colRow = (ch * kk + k) * gp + s * p;
                     int x0 = kj * geo.dw() - geo.pw();
                     int from = firstInside(x0, geo.sw());
                     int to = endInside(x0, geo.sw(), w, geo.ow());
@@ -197,21 +268,23 @@ public final class ConvKernels {
                         if (y < 0 || y >= h) {
                             continue;
                         }
-                        int dstRow = plane + y * w;
+                        int dstRow = plane + y * w + x0;
                         int srcRow = colRow + i * geo.ow();
-                        if (geo.sw() == 1) {
-                            for (int j = from, at = dstRow + x0; j < to; j++) {
-                                dst[at + j] += cols[srcRow + j];
+                        if (geo.sw() == 1 && VECTOR) {
+                            VectorConvRows.add(cols, srcRow + from, dst, dstRow + from, to - from);
+                        } else if (geo.sw() == 1) {
+                            for (int j = from; j < to; j++) {
+                                dst[dstRow + j] += cols[srcRow + j];
                             }
                         } else {
                             for (int j = from; j < to; j++) {
-                                dst[dstRow + x0 + j * geo.sw()] += cols[srcRow + j];
+                                dst[dstRow + j * geo.sw()] += cols[srcRow + j];
                             }
                         }
                     }
                 }
             }
-        });
+        }
     }
 
     /** The first output column j whose input column {@code x0 + j * stride} is not left of the input. */
