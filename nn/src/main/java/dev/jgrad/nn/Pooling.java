@@ -78,7 +78,7 @@ public final class Pooling {
         PoolKernels.Pooled r = PoolKernels.maxPool2d(planes.data(), win);
         int[] planeShape = planes.shape();
         Variable y = CustomFunction.apply(name, r.values(), new Variable[] {planes}, new Tensor[] {r.indices()},
-                (g, saved, needs) -> new Tensor[] {PoolKernels.maxPool2dBackward(g, saved[0], planeShape)});
+                (g, saved, needs) -> new Tensor[] {PoolKernels.maxPool2dBackward(g, saved[0], planeShape, win)});
         y = k == 1 ? y.squeeze(-2) : y;
         return x.dim() == k + 1 ? y.squeeze(0) : y;
     }

@@ -39,12 +39,18 @@ public final class PoolKernels {
         Tensor indices = Tensor.empty(DType.INT64, outShape);
         int per = win.outH * win.outW;
         if (Simd.ENABLED && x.dtype() == DType.FLOAT32 && halves(win, h, w)) {
-            int[] corners = VectorPoolKernels.corners(w, win.outH, win.outW);
+            boolean byRows = win.outW >= VectorPoolKernels.L;
+            int[] corners = byRows ? null : VectorPoolKernels.corners(w, win.outH, win.outW);
             Parallel.forRange(planes, Math.max(1, GRAIN_ELEMENTS / Math.max(1, h * w)), (lo, hi) -> {
-                float[] lanes = new float[VectorPoolKernels.L];
+                float[] lanes = new float[4 * VectorPoolKernels.L];
                 for (int p = lo; p < hi; p++) {
-                    VectorPoolKernels.halves(in.storage.f(), in.offset + p * h * w, w, corners, per, values.storage.f(), indices.storage.l(),
-                            p * per, lanes);
+                    if (byRows) {
+                        VectorPoolKernels.halvesByRows(in.storage.f(), in.offset + p * h * w, w, win.outH, win.outW, values.storage.f(),
+                                indices.storage.l(), p * per, lanes);
+                    } else {
+                        VectorPoolKernels.halves(in.storage.f(), in.offset + p * h * w, w, corners, per, values.storage.f(),
+                                indices.storage.l(), p * per, lanes);
+                    }
                 }
             });
             return new Pooled(values, indices);
@@ -153,23 +159,27 @@ public final class PoolKernels {
     }
 
     /**
-     * The gradient of {@link #maxPool2d}: zeros of {@code inputShape} with each output's gradient added at
-     * the index its value came from (windows that overlap can send several to one element).
+     * The gradient of {@link #maxPool2d} over windows {@code win}: zeros of {@code inputShape} with each output's
+     * gradient added at the index its value came from (windows that overlap can send several to one element).
      */
-    public static Tensor maxPool2dBackward(Tensor grad, Tensor indices, int[] inputShape) {
+    public static Tensor maxPool2dBackward(Tensor grad, Tensor indices, int[] inputShape, Window win) {
         Tensor g = grad.isContiguous() ? grad : grad.contiguous();
-        Tensor gx = Tensor.zeros(grad.dtype(), inputShape);
         int h = inputShape[inputShape.length - 2];
         int w = inputShape[inputShape.length - 1];
         int per = g.size(-2) * g.size(-1);
         int planes = per == 0 ? 0 : g.numel() / per;
+        boolean tiles = halves(win, h, w);
+        // 2x2 windows at stride 2 tile the plane: each element is written once, so nothing is zeroed first.
+        Tensor gx = tiles ? Tensor.empty(grad.dtype(), inputShape) : Tensor.zeros(grad.dtype(), inputShape);
         long[] idx = indices.storage.l();
         int io = indices.offset;
         Parallel.forRange(planes, Math.max(1, GRAIN_ELEMENTS / Math.max(1, h * w)), (lo, hi) -> {
             for (int p = lo; p < hi; p++) {
                 int dst = p * h * w;
                 int src = p * per;
-                if (g.dtype() == DType.FLOAT32) {
+                if (tiles) {
+                    tiledPlane(g, g.offset + src, idx, io + src, gx, dst, h, w, win.outH, win.outW);
+                } else if (g.dtype() == DType.FLOAT32) {
                     float[] from = g.storage.f();
                     float[] to = gx.storage.f();
                     for (int j = 0; j < per; j++) {
@@ -185,5 +195,53 @@ public final class PoolKernels {
             }
         });
         return gx;
+    }
+
+    /**
+     * One plane of the gradient for 2x2 windows at stride 2: every window's four elements written (its
+     * gradient at its argmax, zeros at the other three), then the row and column no window covers (odd sizes).
+     */
+    private static void tiledPlane(Tensor g, int gAt, long[] idx, int idxAt, Tensor gx, int dst, int h, int w, int outH, int outW) {
+        boolean f32 = g.dtype() == DType.FLOAT32;
+        float[] gf = f32 ? g.storage.f() : null;
+        float[] xf = f32 ? gx.storage.f() : null;
+        double[] gd = f32 ? null : g.storage.d();
+        double[] xd = f32 ? null : gx.storage.d();
+        for (int oh = 0; oh < outH; oh++) {
+            int r0 = dst + 2 * oh * w;
+            for (int ow = 0; ow < outW; ow++) {
+                int i0 = r0 + 2 * ow;
+                int j = oh * outW + ow;
+                int target = dst + (int) idx[idxAt + j];
+                if (f32) {
+                    xf[i0] = 0f;
+                    xf[i0 + 1] = 0f;
+                    xf[i0 + w] = 0f;
+                    xf[i0 + w + 1] = 0f;
+                    xf[target] = gf[gAt + j];
+                } else {
+                    xd[i0] = 0;
+                    xd[i0 + 1] = 0;
+                    xd[i0 + w] = 0;
+                    xd[i0 + w + 1] = 0;
+                    xd[target] = gd[gAt + j];
+                }
+            }
+            for (int c = 2 * outW; c < w; c++) {
+                zero(xf, xd, r0 + c);
+                zero(xf, xd, r0 + w + c);
+            }
+        }
+        for (int i = dst + 2 * outH * w; i < dst + h * w; i++) {
+            zero(xf, xd, i);
+        }
+    }
+
+    private static void zero(float[] f, double[] d, int i) {
+        if (f != null) {
+            f[i] = 0f;
+        } else {
+            d[i] = 0;
+        }
     }
 }

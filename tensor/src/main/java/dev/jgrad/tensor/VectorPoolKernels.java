@@ -9,13 +9,92 @@ import jdk.incubator.vector.VectorSpecies;
  * Max pooling's 2x2 windows at stride 2 in float32, many windows at a time. The scalar loop's
  * comparisons go either way at random on real data, and mispredicted branches made it the slowest part
  * of a small CNN's step; here each lane picks with masks, by the same rule (a value replaces the maximum
- * when it is larger or NaN, in window order). Loaded only where jdk.incubator.vector is present.
+ * when it is larger or NaN, in window order). Rows of at least {@link #L} windows are read with plain
+ * loads (gathers are slow on some machines: Zen 1); narrower planes through gathers. Loaded only where
+ * jdk.incubator.vector is present.
  */
 final class VectorPoolKernels {
     static final VectorSpecies<Float> S = FloatVector.SPECIES_PREFERRED;
     static final int L = S.length();
 
     private VectorPoolKernels() {
+    }
+
+    /**
+     * One plane at {@code x[base]}, {@code w} wide, with {@code outW >= L} windows per row: as {@link #halves}.
+     * Each vector of L windows is two pairs of loads per row of the window, one of them a float to the right,
+     * so that every even lane holds one window's four elements; the results are read back from the even lanes
+     * (a two-vector shuffle costs more than the scalar reads on JDK 17). The last vector of a row overlaps the one
+     * before it (rewriting the same results). {@code lanes} is scratch of {@code 4 L} floats.
+     */
+    static void halvesByRows(float[] x, int base, int w, int outH, int outW, float[] out, long[] idx, int o, float[] lanes) {
+        FloatVector one = FloatVector.broadcast(S, 1f);
+        FloatVector below = FloatVector.broadcast(S, w);
+        FloatVector belowRight = FloatVector.broadcast(S, w + 1);
+        for (int oh = 0; oh < outH; oh++) {
+            int r0 = base + 2 * oh * w;
+            int row = o + oh * outW;
+            // The last vector reads one float past the row pair's windows: within x unless this is its end.
+            boolean inside = r0 + w + 2 * outW < x.length;
+            for (int j = 0; j < outW; j += L) {
+                int jj = inside ? Math.min(j, outW - L) : j;
+                if (!inside && jj + L >= outW) {
+                    tail(x, r0, w, jj, outW, out, idx, row, base);
+                    break;
+                }
+                int c = r0 + 2 * jj;
+                pick(x, c, c + 1, c + w, c + w + 1, one, below, belowRight, lanes, 0);
+                pick(x, c + L, c + L + 1, c + L + w, c + L + w + 1, one, below, belowRight, lanes, 2 * L);
+                int corner = 2 * oh * w + 2 * jj;
+                // Window l's results sit in even lane 2l of the first pick's vectors, or 2l - L of the second's.
+                for (int l = 0; l < L; l++) {
+                    int lane = 2 * l < L ? 2 * l : 2 * L + 2 * l - L;
+                    out[row + jj + l] = lanes[lane];
+                    idx[row + jj + l] = corner + 2 * l + (int) lanes[lane + L];
+                }
+            }
+        }
+    }
+
+    /**
+     * Four vectors read at the four element offsets of windows whose top-left elements sit in even lanes: into
+     * {@code lanes[at, at + L)} the maximum by the window-order rule, into {@code lanes[at + L, at + 2L)} each
+     * lane's offset from its top-left element.
+     */
+    private static void pick(float[] x, int tl, int tr, int bl, int br, FloatVector one, FloatVector below, FloatVector belowRight,
+                             float[] lanes, int at) {
+        FloatVector max = FloatVector.fromArray(S, x, tl);
+        FloatVector v = FloatVector.fromArray(S, x, tr);
+        VectorMask<Float> m = v.compare(VectorOperators.GT, max).or(v.compare(VectorOperators.NE, v));
+        max = max.blend(v, m);
+        FloatVector offset = FloatVector.zero(S).blend(one, m);
+        v = FloatVector.fromArray(S, x, bl);
+        m = v.compare(VectorOperators.GT, max).or(v.compare(VectorOperators.NE, v));
+        max = max.blend(v, m);
+        offset = offset.blend(below, m);
+        v = FloatVector.fromArray(S, x, br);
+        m = v.compare(VectorOperators.GT, max).or(v.compare(VectorOperators.NE, v));
+        max.blend(v, m).intoArray(lanes, at);
+        offset.blend(belowRight, m).intoArray(lanes, at + L);
+    }
+
+    /** Windows {@code [from, outW)} of the row pair at {@code x[r0]} one by one (the end of x, where whole vectors would read past it). */
+    private static void tail(float[] x, int r0, int w, int from, int outW, float[] out, long[] idx, int row, int base) {
+        for (int j = from; j < outW; j++) {
+            int i0 = r0 + 2 * j;
+            int best = i0;
+            float max = x[i0];
+            int[] offsets = {1, w, w + 1};
+            for (int d : offsets) {
+                float v = x[i0 + d];
+                if (v > max || v != v) {
+                    max = v;
+                    best = i0 + d;
+                }
+            }
+            out[row + j] = max;
+            idx[row + j] = best - base;
+        }
     }
 
     /**
