@@ -100,28 +100,34 @@ class ConvolutionTest {
             Tensor wt = twoD ? Tensor.randn(gen, oc, c, k[0], k[1]) : Tensor.randn(gen, oc, c, k[1]);
             Tensor b = Tensor.randn(gen, oc);
             String label = "trial " + trial + (twoD ? " 2-d" : " 1-d") + (bias ? " with bias" : "");
-            assertFusedMatchesComposite(gen, x, wt, bias ? b : null, s, p, d, twoD, label);
+            assertFusedMatchesComposite(gen, x, trial % 7 != 3, wt, bias ? b : null, s, p, d, twoD, label);
         }
     }
 
     /**
      * Batches past one chunk of columns (ConvKernels.CHUNK_FLOATS): one sample per chunk with the weight's gradient
-     * summed in several parts, and chunks of several samples with a short last one.
+     * summed in several parts, and chunks of two samples with a short last one.
      */
     @Test
     void theFusedConvolutionAgreesWithTheCompositeOverBatchesOfManyChunks() {
         Generator gen = new Generator(23);
         int[] one = {1, 1};
         // 144 columns x 784 positions per sample: a chunk each, 20 chunks in 8 parts.
-        assertFusedMatchesComposite(gen, Tensor.randn(gen, 20, 16, 30, 30), Tensor.randn(gen, 5, 16, 3, 3), Tensor.randn(gen, 5),
+        assertFusedMatchesComposite(gen, Tensor.randn(gen, 20, 16, 30, 30), true, Tensor.randn(gen, 5, 16, 3, 3), Tensor.randn(gen, 5),
                 one, one, one, true, "20 chunks of 1");
-        // 72 x 576 per sample: three samples a chunk, the last chunk one sample.
-        assertFusedMatchesComposite(gen, Tensor.randn(gen, 10, 8, 24, 26), Tensor.randn(gen, 3, 8, 3, 3), null,
-                one, new int[] {2, 1}, one, true, "4 chunks of 3, 3, 3, 1");
+        // 72 columns x 676 positions per sample (padding 2 and 1): two samples a chunk, the last chunk one sample.
+        assertFusedMatchesComposite(gen, Tensor.randn(gen, 11, 8, 24, 26), true, Tensor.randn(gen, 3, 8, 3, 3), null,
+                one, new int[] {2, 1}, one, true, "6 chunks of 2, the last of 1");
+        // A first layer (no input gradient): the weight's and bias's gradients per sample, in chunks of 16.
+        assertFusedMatchesComposite(gen, Tensor.randn(gen, 64, 1, 28, 28), false, Tensor.randn(gen, 6, 1, 3, 3), Tensor.randn(gen, 6),
+                one, one, one, true, "first layer, 4 chunks of 16");
     }
 
-    /** Float32 (the fused op) and float64 (the composite) give the same output and gradients of x, w and b (b null: none). */
-    private static void assertFusedMatchesComposite(Generator gen, Tensor x, Tensor wt, Tensor b, int[] s, int[] p, int[] d, boolean twoD,
+    /**
+     * Float32 (the fused op) and float64 (the composite) give the same output and gradients of x (if {@code xGrad}),
+     * w and b (b null: none).
+     */
+    private static void assertFusedMatchesComposite(Generator gen, Tensor x, boolean xGrad, Tensor wt, Tensor b, int[] s, int[] p, int[] d, boolean twoD,
                                                     String label) {
         boolean bias = b != null;
         Tensor bb = bias ? b : Tensor.zeros(wt.size(0));
@@ -130,7 +136,7 @@ class ConvolutionTest {
         Tensor weights = null;
         for (int r = 0; r < 2; r++) {
             DType dt = r == 0 ? DType.FLOAT32 : DType.FLOAT64;
-            Variable[] v = {Variable.of(x.to(dt), true), Variable.of(wt.to(dt), true), Variable.of(bb.to(dt), true)};
+            Variable[] v = {Variable.of(x.to(dt), xGrad), Variable.of(wt.to(dt), true), Variable.of(bb.to(dt), true)};
             Variable y = twoD ? Convolution.conv2d(v[0], v[1], bias ? v[2] : null, s, p, d, 1)
                     : Convolution.conv1d(v[0], v[1], bias ? v[2] : null, s[1], p[1], d[1], 1);
             if (weights == null) {
@@ -142,7 +148,10 @@ class ConvolutionTest {
         }
         assertArrayEquals(ys[1].shape(), ys[0].shape(), label);
         assertArrayEquals(ys[1].data().toDoubleArray(), ys[0].data().toDoubleArray(), 1e-4, label);
-        for (int i = 0; i < (bias ? 3 : 2); i++) {
+        if (!xGrad) {
+            assertNull(runs[0][0].grad(), label);
+        }
+        for (int i = xGrad ? 0 : 1; i < (bias ? 3 : 2); i++) {
             assertArrayEquals(runs[1][i].grad().toDoubleArray(), runs[0][i].grad().toDoubleArray(), 2e-4 * Math.max(1, Math.sqrt(x.size(0))),
                     label + ": gradient " + i);
         }

@@ -120,6 +120,26 @@ public final class ConvKernels {
                     int s0 = t * g;
                     int gs = Math.min(g, n - s0);
                     int gp = gs * p;
+                    if (dX == null) {
+                        // No input gradient (a first layer): the weight's and bias's per sample, from the output gradient's
+                        // (OC, P) blocks in place, with no copy of it into the chunk's layout.
+                        float[] cols = dWTo == null ? null : COLUMNS.get(per * gp + SLACK);
+                        if (cols != null) {
+                            im2col(in, geo, s0, gs, cols);
+                        }
+                        for (int s = 0; s < gs; s++) {
+                            int at = (s0 + s) * oc * p;
+                            if (dBParts != null) {
+                                for (int c = 0; c < oc; c++) {
+                                    dBParts[part * oc + c] += Reduce.sumFloats(gAll, at + c * p, 1, p);
+                                }
+                            }
+                            if (cols != null) {
+                                Gemm.sgemm(oc, p, per, gAll, at, p, 1, cols, s * p, 1, gp, dWTo, dWAt, per);
+                            }
+                        }
+                        continue;
+                    }
                     // The chunk's output gradient as (OC, G P): a single sample's (OC, P) block is that already.
                     float[] gy = gAll;
                     int gyAt = s0 * oc * p;
@@ -175,9 +195,14 @@ public final class ConvKernels {
         return new ConvGradients(dX, dW, dB);
     }
 
-    /** How many samples' columns fit in {@link #CHUNK_FLOATS} (at least one, at most the batch). */
+    /**
+     * Samples per chunk: as many as fit in {@link #CHUNK_FLOATS} (at least one), spread evenly over the chunks
+     * that makes (64 samples at 21 a chunk would leave a last chunk of one, and a thread idle while another works).
+     */
     private static int samplesPerChunk(int per, int p, int n) {
-        return (int) Math.max(1, Math.min(n, CHUNK_FLOATS / Math.max(1L, (long) per * p)));
+        int most = (int) Math.max(1, Math.min(n, CHUNK_FLOATS / Math.max(1L, (long) per * p)));
+        int chunks = chunks(n, most);
+        return Math.max(1, chunks(n, Math.max(1, chunks)));
     }
 
     private static int chunks(int n, int g) {

@@ -181,7 +181,6 @@ final class Reduce {
         Tensor r = Tensor.zeros(outType, plan.keptShape);
         Storage src = x.storage;
         Storage dst = r.storage;
-        double[] buf = new double[plan.count];
         Iter it = Iter.of(plan.keptShape, r.strides, plan.keptStrides);
         int rs = it.rowStride(0);
         int xs = it.rowStride(1);
@@ -189,6 +188,8 @@ final class Reduce {
         // any(dim) and all(dim) (amax, amin of bools) read the flags themselves, stopping at the first that decides.
         boolean fastBool = in == DType.BOOL && (op == Op.AMAX || op == Op.AMIN) && plan.offsets == null;
         boolean exactLong = (op == Op.SUM || op == Op.PROD) && !in.isFloating();
+        // Only the gather path needs a buffer: a full sum of a large tensor would otherwise zero 8 bytes per element first.
+        double[] buf = fastFloat || fastBool || exactLong ? null : new double[plan.count];
         Iter.Row body = (off, len) -> {
             for (int i = 0; i < len; i++) {
                 int base = off[1] + i * xs;
