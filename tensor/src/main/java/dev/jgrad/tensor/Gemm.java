@@ -1,8 +1,9 @@
 package dev.jgrad.tensor;
 
 /**
- * Dense matrix products {@code C = A B} on strided operands, C row-major with row stride {@code crs}
- * and zero on entry. A is (n, k) with row/column strides (ars, acs), B is (k, p) with (brs, bcs).
+ * Dense matrix products {@code C += A B} on strided operands, C row-major with row stride {@code crs}: a
+ * product into zeros, or into a start such as a bias (a convolution's, a linear layer's). A is (n, k) with
+ * row/column strides (ars, acs), B is (k, p) with (brs, bcs).
  */
 final class Gemm {
     private Gemm() {

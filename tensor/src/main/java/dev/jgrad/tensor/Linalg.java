@@ -271,14 +271,49 @@ final class Linalg {
                     + "mat1 and mat2 shapes cannot be multiplied (" + (x.dim() == 0 ? 1 : x.numel() / Math.max(1, x.shape[x.dim() - 1]))
                     + "x" + (x.dim() == 0 ? 1 : x.shape[x.dim() - 1]) + " and " + in + "x" + (w.dim() == 2 ? w.shape[0] : 1) + ")");
         }
-        Tensor y = matmul(x, w.t());
-        if (b != null) {
-            int out = w.dim() == 2 ? w.shape[0] : 1;
-            if (b.numel() != out && b.dim() != 0) {
-                throw new ShapeException("linear: bias shape " + Shape.str(b.shape) + " does not match out_features = " + out);
-            }
-            y = y.add(b);
+        int out = w.dim() == 2 ? w.shape[0] : 1;
+        if (b != null && b.numel() != out && b.dim() != 0) {
+            throw new ShapeException("linear: bias shape " + Shape.str(b.shape) + " does not match out_features = " + out);
         }
-        return y;
+        Tensor fused = b == null ? null : withBiasFirst(x, w, b);
+        if (fused != null) {
+            return fused;
+        }
+        Tensor y = matmul(x, w.t());
+        return b == null ? y : y.add(b);
+    }
+
+    /**
+     * {@code x @ w^T + b} in float32 with x's batch dims folded into its rows as a view: each row of the result
+     * starts as the bias and the product is added into it, so there is neither a zeroed result nor a second pass
+     * (and a second result) for the bias. Null where that does not apply (other dtypes, a 0-d bias, rows that are
+     * not a view).
+     */
+    private static Tensor withBiasFirst(Tensor x, Tensor w, Tensor b) {
+        if (x.dtype() != DType.FLOAT32 || w.dtype() != DType.FLOAT32 || b.dtype() != DType.FLOAT32 || w.dim() != 2 || b.dim() != 1
+                || x.dim() < 2) {
+            return null;
+        }
+        int in = w.shape[1];
+        int out = w.shape[0];
+        int[] rows = {x.numel() / Math.max(1, in), in};
+        int[] strides = x.numel() == 0 ? null : Views.viewStrides(x.shape, x.strides, rows);
+        if (strides == null) {
+            return null;
+        }
+        int n = rows[0];
+        Tensor y = Tensor.empty(DType.FLOAT32, n, out);
+        float[] bias = b.dense().storage.f();
+        float[] o = y.storage.f();
+        for (int r = 0; r < n; r++) {
+            System.arraycopy(bias, 0, o, r * out, out);
+        }
+        if (in > 0) {
+            Gemm.sgemm(n, in, out, x.storage.f(), x.offset, strides[0], strides[1], w.storage.f(), w.offset, w.strides[1], w.strides[0],
+                    o, 0, out);
+        }
+        int[] outShape = x.shape.clone();
+        outShape[outShape.length - 1] = out;
+        return y.view(outShape);
     }
 }

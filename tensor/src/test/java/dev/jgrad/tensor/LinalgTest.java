@@ -167,6 +167,44 @@ class LinalgTest {
         assertArrayEquals(new float[] {11, 25, 14, 31}, Tensor.linear(x, w, b).toFloatArray());
     }
 
+    /**
+     * Float32 linear with a bias starts each row as the bias and adds the product into it: against float64 over
+     * batch dims, transposed and sliced inputs and weights, sizes past a tile, no input features, and inside a
+     * scope whose recycled arrays are full of NaN.
+     */
+    @Test
+    void linearWithBiasAgreesWithFloat64OverLayoutsAndInARecycledScope() {
+        Generator g = new Generator(12);
+        int[][] shapes = {{3, 5, 7, 4}, {2, 70, 33, 19}, {1, 9, 130, 40}, {4, 6, 0, 5}};
+        for (int[] sh : shapes) {
+            int batch = sh[0];
+            int rows = sh[1];
+            int in = sh[2];
+            int out = sh[3];
+            Tensor x = Tensor.randn(g, batch, rows, in);
+            Tensor w = Tensor.randn(g, out, in);
+            Tensor b = Tensor.randn(g, out);
+            Tensor[] xs = {x, Tensor.randn(g, batch, in, rows).transpose(1, 2), Tensor.randn(g, batch, rows, in + 3).narrow(2, 2, in)};
+            Tensor[] ws = {w, Tensor.randn(g, in, out).t()};
+            for (Tensor xv : xs) {
+                for (Tensor wv : ws) {
+                    double[] want = Tensor.linear(xv.to(DType.FLOAT64), wv.to(DType.FLOAT64), b.to(DType.FLOAT64)).toDoubleArray();
+                    String label = java.util.Arrays.toString(sh) + " x " + java.util.Arrays.toString(xv.strides()) + " w "
+                            + java.util.Arrays.toString(wv.strides());
+                    assertArrayEquals(want, Tensor.linear(xv, wv, b).toDoubleArray(), 1e-4, label);
+                    double[] got;
+                    try (Memory.Scope dirty = Memory.scope()) {
+                        Tensor.full(Double.NaN, DType.FLOAT32, batch * rows, out);
+                    }
+                    try (Memory.Scope step = Memory.scope()) {
+                        got = Tensor.linear(xv, wv, b).toDoubleArray();
+                    }
+                    assertArrayEquals(want, got, 1e-4, label + " in a scope");
+                }
+            }
+        }
+    }
+
     @Test
     void einsumCoversDiagonalsEllipsisOuterAndSums() {
         Generator g = new Generator(5);
