@@ -25,7 +25,7 @@ import java.util.stream.Collectors;
  * milliseconds, W7 in microseconds, plus the thread count and the JDK.
  */
 public final class BenchRunner {
-    /** Run lengths: quick (the whole run under 3 minutes) or full (several forks, for a usable error). */
+    /** Run lengths: quick (under 4 minutes per thread count) or full (several forks, for a usable error). */
     public enum Length { QUICK, FULL }
 
     private BenchRunner() {
@@ -101,8 +101,9 @@ public final class BenchRunner {
                 // the result is allocated, W7 what a whole training step costs the collector.
                 .addProfiler(GCProfiler.class);
         if (length == Length.QUICK) {
-            // The Vector API kernels need a few seconds of JIT before they run at speed.
-            b.forks(1).warmupIterations(6).warmupTime(TimeValue.milliseconds(800))
+            // The Vector API kernels need a few seconds of JIT before they run at speed: a training step (W5) still got
+            // faster through the measurement after six warm-up iterations of 0.8 s, and has settled after ten.
+            b.forks(1).warmupIterations(10).warmupTime(TimeValue.milliseconds(800))
                     .measurementIterations(5).measurementTime(TimeValue.milliseconds(500));
         } else {
             b.forks(3).warmupIterations(5).warmupTime(TimeValue.seconds(1))

@@ -25,7 +25,7 @@ public final class BenchCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--quick", description = "one fork and short iterations: under 3 minutes per thread count")
+    @Option(names = "--quick", description = "one fork and short iterations: under 4 minutes per thread count")
     boolean quick;
 
     @Option(names = "--json", paramLabel = "FILE", description = "also write the results as JSON")
