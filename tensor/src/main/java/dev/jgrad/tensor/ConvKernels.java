@@ -121,7 +121,7 @@ public final class ConvKernels {
                     int gs = Math.min(g, n - s0);
                     int gp = gs * p;
                     if (dX == null) {
-                        // No input gradient (a first layer): the weight's and bias's per sample, from the output gradient's
+                        // No input gradient (a first layer): the weight's and bias's gradients per sample, from the output gradient's
                         // (OC, P) blocks in place, with no copy of it into the chunk's layout.
                         float[] cols = dWTo == null ? null : COLUMNS.get(per * gp + SLACK);
                         if (cols != null) {

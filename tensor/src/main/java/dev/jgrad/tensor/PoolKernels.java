@@ -168,7 +168,7 @@ public final class PoolKernels {
         int w = inputShape[inputShape.length - 1];
         int per = g.size(-2) * g.size(-1);
         int planes = per == 0 ? 0 : g.numel() / per;
-        boolean tiles = halves(win, h, w);
+        boolean tiles = per > 0 && halves(win, h, w);
         // 2x2 windows at stride 2 tile the plane: each element is written once, so nothing is zeroed first.
         Tensor gx = tiles ? Tensor.empty(grad.dtype(), inputShape) : Tensor.zeros(grad.dtype(), inputShape);
         long[] idx = indices.storage.l();
