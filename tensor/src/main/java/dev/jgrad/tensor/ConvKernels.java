@@ -75,8 +75,7 @@ public final class ConvKernels {
                     continue;
                 }
                 float[] product = PRODUCT.get(oc * gp);
-                java.util.Arrays.fill(product, 0, oc * gp, 0f);
-                Gemm.sgemm(oc, per, gp, wa, 0, per, 1, cols, 0, gp, 1, product, 0, gp);
+                Gemm.sgemmInto(oc, per, gp, wa, 0, per, 1, cols, 0, gp, 1, product, 0, gp);
                 // (OC, G, P) -> (G, OC, P), adding the bias on the way.
                 for (int s = 0; s < gs; s++) {
                     for (int c = 0; c < oc; c++) {
@@ -164,8 +163,7 @@ public final class ConvKernels {
                     }
                     if (dX != null) {
                         float[] dCols = PRODUCT.get(per * gp);
-                        java.util.Arrays.fill(dCols, 0, per * gp, 0f);
-                        Gemm.sgemm(per, oc, gp, wa, 0, 1, per, gy, gyAt, gp, 1, dCols, 0, gp);
+                        Gemm.sgemmInto(per, oc, gp, wa, 0, 1, per, gy, gyAt, gp, 1, dCols, 0, gp);
                         col2im(dCols, geo, dX, s0, gs);
                     }
                 }
@@ -245,8 +243,8 @@ public final class ConvKernels {
                         cols[dst + j] = 0f;
                     }
                     if (geo.sw() == 1) {
-                        if (whole && srcRow + VectorConvRows.span(to) <= src.length) {
-                            VectorConvRows.copyWhole(src, srcRow, cols, dst, to);
+                        if (whole && srcRow + VectorRows.span(to) <= src.length) {
+                            VectorRows.copyWhole(src, srcRow, cols, dst, to);
                             continue;
                         }
                         for (int j = from; j < to; j++) {
@@ -296,7 +294,7 @@ public final class ConvKernels {
                         int dstRow = plane + y * w + x0;
                         int srcRow = colRow + i * geo.ow();
                         if (geo.sw() == 1 && VECTOR) {
-                            VectorConvRows.add(cols, srcRow + from, dst, dstRow + from, to - from);
+                            VectorRows.add(cols, srcRow + from, dst, dstRow + from, to - from);
                         } else if (geo.sw() == 1) {
                             for (int j = from; j < to; j++) {
                                 dst[dstRow + j] += cols[srcRow + j];

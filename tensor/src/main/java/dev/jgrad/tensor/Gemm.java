@@ -14,9 +14,26 @@ final class Gemm {
 
     static void sgemm(int n, int k, int p, float[] a, int ao, int ars, int acs, float[] b, int bo, int brs, int bcs,
                       float[] c, int co, int crs) {
+        sgemm(false, n, k, p, a, ao, ars, acs, b, bo, brs, bcs, c, co, crs);
+    }
+
+    /**
+     * {@code C = A B}: C's old values are never read, so a new result (or a recycled array) needs no zeroing
+     * first; the packed kernels zero each tile of C just before they add into it, while it is in cache.
+     */
+    static void sgemmInto(int n, int k, int p, float[] a, int ao, int ars, int acs, float[] b, int bo, int brs, int bcs,
+                          float[] c, int co, int crs) {
+        sgemm(true, n, k, p, a, ao, ars, acs, b, bo, brs, bcs, c, co, crs);
+    }
+
+    private static void sgemm(boolean overwrite, int n, int k, int p, float[] a, int ao, int ars, int acs, float[] b, int bo, int brs,
+                              int bcs, float[] c, int co, int crs) {
         if ((long) n * k * p >= SMALL) {
-            PackedGemm.sgemm(Simd.GEMM, n, k, p, a, ao, ars, acs, b, bo, brs, bcs, c, co, crs);
+            PackedGemm.sgemm(Simd.GEMM, overwrite, n, k, p, a, ao, ars, acs, b, bo, brs, bcs, c, co, crs);
             return;
+        }
+        if (overwrite) {
+            PackedGemm.zero(c, co, crs, n, p);
         }
         small(n, k, p, a, ao, ars, acs, b, bo, brs, bcs, c, co, crs);
     }

@@ -61,9 +61,9 @@ final class Linalg {
                     + "  matmul of " + Shape.str(a.shape) + " and " + Shape.str(b.shape) + ": the last dim of the first ("
                     + k + ") must equal the second-to-last dim of the second (" + k2 + ")");
         }
-        Tensor out = Tensor.zeros(DType.FLOAT32, n, p);
-        if (out.numel() > 0 && k > 0) {
-            Gemm.sgemm(n, k, p, a.storage.f(), a.offset, a.strides[0], a.strides[1], b.storage.f(), b.offset, b.strides[0], b.strides[1],
+        Tensor out = Tensor.empty(DType.FLOAT32, n, p);
+        if (out.numel() > 0) {
+            Gemm.sgemmInto(n, k, p, a.storage.f(), a.offset, a.strides[0], a.strides[1], b.storage.f(), b.offset, b.strides[0], b.strides[1],
                     out.storage.f(), 0, p);
         }
         return out;
@@ -117,7 +117,9 @@ final class Linalg {
         outShape[nb + 1] = p;
         Tensor A = op.A;
         Tensor B = op.B;
-        Tensor out = Tensor.zeros(a.dtype(), outShape);
+        boolean f32 = a.dtype() == DType.FLOAT32;
+        // float32 products write every element of their result (Gemm.sgemmInto); float64 ones add into zeros.
+        Tensor out = f32 && k > 0 ? Tensor.empty(DType.FLOAT32, outShape) : Tensor.zeros(a.dtype(), outShape);
         if (out.numel() == 0 || k == 0) {
             return out;
         }
@@ -134,11 +136,10 @@ final class Linalg {
         // Every product's offsets first, then the products: in parallel across the batch when each one is
         // too small to be split itself, else one after the other (each then uses the threads inside).
         int[] offs = batchOffsets(batch, batchStrides, A, B, nb);
-        boolean f32 = out.dtype() == DType.FLOAT32;
         Parallel.RangeBody body = (lo, hi) -> {
             for (int i = lo; i < hi; i++) {
                 if (f32) {
-                    Gemm.sgemm(n, k, p, A.storage.f(), offs[3 * i + 1], ars, acs, B.storage.f(), offs[3 * i + 2], brs, bcs,
+                    Gemm.sgemmInto(n, k, p, A.storage.f(), offs[3 * i + 1], ars, acs, B.storage.f(), offs[3 * i + 2], brs, bcs,
                             out.storage.f(), offs[3 * i], p);
                 } else {
                     Gemm.dgemm(n, k, p, A.storage.d(), offs[3 * i + 1], ars, acs, B.storage.d(), offs[3 * i + 2], brs, bcs,

@@ -5,14 +5,15 @@ package dev.jgrad.tensor;
  * of A ({@code mr} rows by {@code kc} columns; element (r, k) at {@code ap[ao + k * mr + r]}, rows past
  * {@code rows} zero) and a sliver of B ({@code kc} rows of {@code nr} contiguous values; row k at
  * {@code bp[bo + k * bk]}: {@code bk = nr} when B is packed, B's row stride when small products read it in
- * place). Only the {@code rows} x {@code cols} corner that lies inside C is added into C.
+ * place). Only the {@code rows} x {@code cols} corner that lies inside C is added into C, or written over it
+ * with {@code overwrite} (C's old values, perhaps a recycled array's, are then never read).
  */
 interface MicroKernel {
     int mr();
 
     int nr();
 
-    void run(int kc, float[] ap, int ao, float[] bp, int bo, int bk, float[] c, int co, int crs, int rows, int cols);
+    void run(int kc, float[] ap, int ao, float[] bp, int bo, int bk, float[] c, int co, int crs, int rows, int cols, boolean overwrite);
 
     /**
      * Up to 3 x 3 dot products along k, for a product whose A has unit-stride rows and whose B has unit-stride

@@ -1,7 +1,8 @@
 package dev.jgrad.tensor;
 
 /**
- * The blocked matrix product for float32 ({@code C += A B}), in the GotoBLAS layout: for each panel of
+ * The blocked matrix product for float32 ({@code C += A B}, or {@code C = A B} with {@code overwrite}: C's old
+ * values are then never read, so a new result needs no zeroing first), in the GotoBLAS layout: for each panel of
  * {@link #KC} rows of B, B is packed once into slivers of {@code nr} columns; then each block of
  * {@link #MC} rows of A is packed into slivers of {@code mr} rows and multiplied sliver by sliver by the
  * {@link MicroKernel}. A B sliver (kc x nr) stays in L1 while A slivers stream past it; the A block stays
@@ -10,6 +11,7 @@ package dev.jgrad.tensor;
  */
 final class PackedGemm {
     static final int KC = 512;
+    private static final boolean VECTOR = Simd.ENABLED;
     static final int MC = 96;
     /** Products below this many flops run on the calling thread: a fork costs more than it saves. */
     static final long PARALLEL_FLOPS = 1L << 22;
@@ -28,26 +30,47 @@ final class PackedGemm {
 
     static void sgemm(MicroKernel kernel, int n, int k, int p, float[] a, int ao, int ars, int acs, float[] b, int bo, int brs, int bcs,
                       float[] c, int co, int crs) {
-        int mr = kernel.mr();
+        sgemm(kernel, false, n, k, p, a, ao, ars, acs, b, bo, brs, bcs, c, co, crs);
+    }
+
+    /** {@code C = A B} when {@code overwrite}, else {@code C += A B}. */
+    static void sgemm(MicroKernel kernel, boolean overwrite, int n, int k, int p, float[] a, int ao, int ars, int acs, float[] b, int bo,
+                      int brs, int bcs, float[] c, int co, int crs) {
         int nr = kernel.nr();
-        if (acs == 1 && brs == 1 && p < nr && k >= DOTS_MIN_K) {
+        long flops = 2L * n * k * p;
+        boolean dots = acs == 1 && brs == 1 && p < nr && k >= DOTS_MIN_K;
+        boolean splitK = !dots && k >= SPLIT_K_MIN && k >= 4L * Math.max(n, p) && flops >= PARALLEL_FLOPS && (long) n * p <= SPLIT_K_FLOATS;
+        if (overwrite && (dots || splitK || k == 0)) {
+            // These paths add into C (C is small beside the product here): start it at zero.
+            zero(c, co, crs, n, p);
+        }
+        if (dots) {
             dots(kernel, n, k, p, a, ao, ars, b, bo, bcs, c, co, crs);
             return;
         }
+        if (k == 0) {
+            return;
+        }
         if (k <= KC && bcs == 1 && (long) k * p <= DIRECT_MAX_B) {
-            direct(kernel, n, k, p, a, ao, ars, acs, b, bo, brs, c, co, crs);
+            direct(kernel, overwrite, n, k, p, a, ao, ars, acs, b, bo, brs, c, co, crs);
             return;
         }
-        long flops = 2L * n * k * p;
         if (bcs == 1 && k <= KC && (long) n * k <= WIDE_MAX_A && p >= WIDE_MIN_RATIO * n) {
-            wide(kernel, n, k, p, a, ao, ars, acs, b, bo, brs, c, co, crs);
+            wide(kernel, overwrite, n, k, p, a, ao, ars, acs, b, bo, brs, c, co, crs);
             return;
         }
-        if (k >= SPLIT_K_MIN && k >= 4L * Math.max(n, p) && flops >= PARALLEL_FLOPS && (long) n * p <= SPLIT_K_FLOATS) {
+        if (splitK) {
             splitK(kernel, n, k, p, a, ao, ars, acs, b, bo, brs, bcs, c, co, crs);
             return;
         }
-        blocked(kernel, n, k, p, a, ao, ars, acs, b, bo, brs, bcs, c, co, crs);
+        blocked(kernel, overwrite, n, k, p, a, ao, ars, acs, b, bo, brs, bcs, c, co, crs);
+    }
+
+    /** Rows [0, n) and columns [0, p) of C set to zero. */
+    static void zero(float[] c, int co, int crs, int n, int p) {
+        for (int i = 0; i < n; i++) {
+            java.util.Arrays.fill(c, co + i * crs, co + i * crs + p, 0f);
+        }
     }
 
     /** The shortest k for {@link #dots}: below it, the nine sums across each accumulator's lanes cost too much. */
@@ -108,7 +131,7 @@ final class PackedGemm {
                 int k0 = (int) ((long) k * t / parts);
                 int k1 = (int) ((long) k * (t + 1) / parts);
                 float[] cp = new float[n * p];
-                blocked(kernel, n, k1 - k0, p, a, ao + k0 * acs, ars, acs, b, bo + k0 * brs, brs, bcs, cp, 0, p);
+                blocked(kernel, true, n, k1 - k0, p, a, ao + k0 * acs, ars, acs, b, bo + k0 * brs, brs, bcs, cp, 0, p);
                 partial[t] = cp;
             }
         });
@@ -123,8 +146,8 @@ final class PackedGemm {
     }
 
     /** The blocked product: panels of {@link #KC} rows of B, each packed once and shared by the threads' row blocks. */
-    private static void blocked(MicroKernel kernel, int n, int k, int p, float[] a, int ao, int ars, int acs, float[] b, int bo, int brs,
-                                int bcs, float[] c, int co, int crs) {
+    private static void blocked(MicroKernel kernel, boolean overwrite, int n, int k, int p, float[] a, int ao, int ars, int acs, float[] b,
+                                int bo, int brs, int bcs, float[] c, int co, int crs) {
         int mr = kernel.mr();
         int nr = kernel.nr();
         int slivers = (p + nr - 1) / nr;
@@ -151,6 +174,8 @@ final class PackedGemm {
                 Parallel.forRange(slivers, 1, (lo, hi) -> packBSlivers(b, kOff, brs, bcs, kcs, p, nr, bp, lo, hi));
             }
             int kFrom = pc;
+            // The first panel writes C (when overwriting), the later ones add into it.
+            boolean first = overwrite && pc == 0;
             Parallel.RangeBody body = (lo, hi) -> {
                 for (int t = lo; t < hi; t++) {
                     int rb = t / colChunks;
@@ -165,7 +190,7 @@ final class PackedGemm {
                         int jc = s * nr;
                         int cols = Math.min(nr, p - jc);
                         for (int ir = 0; ir < rows; ir += mr) {
-                            kernel.run(kc, ap, ir * kc, bp, s * nr * kc, nr, c, co + (ic + ir) * crs + jc, crs, Math.min(mr, rows - ir), cols);
+                            kernel.run(kc, ap, ir * kc, bp, s * nr * kc, nr, c, co + (ic + ir) * crs + jc, crs, Math.min(mr, rows - ir), cols, first);
                         }
                     }
                 }
@@ -198,8 +223,8 @@ final class PackedGemm {
      * once (in place, or packed by its thread where B's rows are far apart) and stays in L2 while every sliver of
      * A passes over it.
      */
-    private static void wide(MicroKernel kernel, int n, int k, int p, float[] a, int ao, int ars, int acs, float[] b, int bo, int brs,
-                             float[] c, int co, int crs) {
+    private static void wide(MicroKernel kernel, boolean overwrite, int n, int k, int p, float[] a, int ao, int ars, int acs, float[] b,
+                             int bo, int brs, float[] c, int co, int crs) {
         int mr = kernel.mr();
         int nr = kernel.nr();
         int rowSlivers = (n + mr - 1) / mr;
@@ -227,11 +252,11 @@ final class PackedGemm {
                         int jc = j * nr;
                         int cols = Math.min(nr, p - jc);
                         if (pack) {
-                            kernel.run(k, ap, i * mr * k, bp, (j - sFrom) * nr * k, nr, c, co + ir * crs + jc, crs, rows, cols);
+                            kernel.run(k, ap, i * mr * k, bp, (j - sFrom) * nr * k, nr, c, co + ir * crs + jc, crs, rows, cols, overwrite);
                         } else {
                             boolean bWhole = jc + nr <= p;
                             kernel.run(k, ap, i * mr * k, bWhole ? b : be, bWhole ? bo + jc : 0, bWhole ? brs : nr,
-                                    c, co + ir * crs + jc, crs, rows, cols);
+                                    c, co + ir * crs + jc, crs, rows, cols, overwrite);
                         }
                     }
                 }
@@ -251,8 +276,8 @@ final class PackedGemm {
      * broadcasting from mr rows of A in place. Row slivers are shared
      * among the threads.
      */
-    static void direct(MicroKernel kernel, int n, int k, int p, float[] a, int ao, int ars, int acs, float[] b, int bo, int brs,
-                       float[] c, int co, int crs) {
+    static void direct(MicroKernel kernel, boolean overwrite, int n, int k, int p, float[] a, int ao, int ars, int acs, float[] b, int bo,
+                       int brs, float[] c, int co, int crs) {
         int mr = kernel.mr();
         int nr = kernel.nr();
         int rowSlivers = (n + mr - 1) / mr;
@@ -268,7 +293,7 @@ final class PackedGemm {
                     int jc = j * nr;
                     boolean bWhole = jc + nr <= p;
                     kernel.run(k, ap, 0, bWhole ? b : be, bWhole ? bo + jc : 0, bWhole ? brs : nr,
-                            c, co + ir * crs + jc, crs, rows, Math.min(nr, p - jc));
+                            c, co + ir * crs + jc, crs, rows, Math.min(nr, p - jc), overwrite);
                 }
             }
         };
@@ -311,6 +336,9 @@ final class PackedGemm {
                         ap[dst] = a[src + kk * acs];
                     }
                 }
+            } else if (ars == 1 && rows == mr && VECTOR && mr <= VectorRows.L && mr * 2 >= VectorRows.L) {
+                // A transposed A (a weight's gradient, g^T x): each k's mr floats are contiguous, one vector each.
+                VectorRows.gatherRuns(a, ao + ir, acs, kc, ap, base, mr);
             } else {
                 for (int kk = 0; kk < kc; kk++) {
                     int src = ao + ir * ars + kk * acs;

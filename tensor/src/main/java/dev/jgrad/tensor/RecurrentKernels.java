@@ -125,7 +125,6 @@ public final class RecurrentKernels {
                     dcs[sr + j] = dNew * f;
                 }
             }
-            java.util.Arrays.fill(dhs, 0, batch * h, 0f);
             productInCache(batch, g, h, dGates, t * batch * g, g, w, h, dhs);
         }
 
@@ -135,17 +134,17 @@ public final class RecurrentKernels {
         Tensor dBias = null;
         if (needs[0]) {
             Tensor wi = wIh.dense();
-            dx = Tensor.zeros(DType.FLOAT32, steps, batch, in);
-            Gemm.sgemm(rows, g, in, dGates, 0, g, 1, wi.storage.f(), 0, in, 1, dx.storage.f(), 0, in);
+            dx = Tensor.empty(DType.FLOAT32, steps, batch, in);
+            Gemm.sgemmInto(rows, g, in, dGates, 0, g, 1, wi.storage.f(), 0, in, 1, dx.storage.f(), 0, in);
         }
         if (needs[3]) {
             Tensor xr = asRows(x);
-            dWih = Tensor.zeros(DType.FLOAT32, g, in);
-            Gemm.sgemm(g, rows, in, dGates, 0, 1, g, xr.storage.f(), xr.offset, xr.strides[0], xr.strides[1], dWih.storage.f(), 0, in);
+            dWih = Tensor.empty(DType.FLOAT32, g, in);
+            Gemm.sgemmInto(g, rows, in, dGates, 0, 1, g, xr.storage.f(), xr.offset, xr.strides[0], xr.strides[1], dWih.storage.f(), 0, in);
         }
         if (needs[4]) {
-            dWhh = Tensor.zeros(DType.FLOAT32, g, h);
-            Gemm.sgemm(g, rows, h, dGates, 0, 1, g, s, s0, 2 * h, 1, dWhh.storage.f(), 0, h);
+            dWhh = Tensor.empty(DType.FLOAT32, g, h);
+            Gemm.sgemmInto(g, rows, h, dGates, 0, 1, g, s, s0, 2 * h, 1, dWhh.storage.f(), 0, h);
         }
         if (needs[5]) {
             dBias = Tensor.zeros(DType.FLOAT32, g);
@@ -160,7 +159,7 @@ public final class RecurrentKernels {
     }
 
     /**
-     * {@code c += a b} for a row-major {@code a (n, k)} and {@code b (k, p)}, cut along k so that each part
+     * {@code c = a b} for a row-major {@code a (n, k)} and {@code b (k, p)}, cut along k so that each part
      * of b is small enough to be read in place ({@link PackedGemm#DIRECT_MAX_B}) instead of packed: every
      * step of backward multiplies by the same {@code W_hh}, and packing it anew each time would cost a third
      * of the product.
@@ -169,7 +168,11 @@ public final class RecurrentKernels {
         int part = (int) Math.max(1, Math.min(k, PackedGemm.DIRECT_MAX_B / p));
         for (int k0 = 0; k0 < k; k0 += part) {
             int kc = Math.min(part, k - k0);
-            Gemm.sgemm(n, kc, p, a, ao + k0, ars, 1, b, k0 * brs, brs, 1, c, 0, p);
+            if (k0 == 0) {
+                Gemm.sgemmInto(n, kc, p, a, ao, ars, 1, b, 0, brs, 1, c, 0, p);
+            } else {
+                Gemm.sgemm(n, kc, p, a, ao + k0, ars, 1, b, k0 * brs, brs, 1, c, 0, p);
+            }
         }
     }
 

@@ -21,7 +21,7 @@ final class ScalarMicroKernel implements MicroKernel {
     }
 
     @Override
-    public void run(int kc, float[] ap, int ao, float[] bp, int bo, int bk, float[] c, int co, int crs, int rows, int cols) {
+    public void run(int kc, float[] ap, int ao, float[] bp, int bo, int bk, float[] c, int co, int crs, int rows, int cols, boolean overwrite) {
         float[] acc = ACC.get();
         java.util.Arrays.fill(acc, 0f);
         for (int k = 0; k < kc; k++) {
@@ -38,7 +38,7 @@ final class ScalarMicroKernel implements MicroKernel {
         for (int r = 0; r < rows; r++) {
             int row = co + r * crs;
             for (int j = 0; j < cols; j++) {
-                c[row + j] += acc[r * NR + j];
+                c[row + j] = overwrite ? acc[r * NR + j] : c[row + j] + acc[r * NR + j];
             }
         }
     }

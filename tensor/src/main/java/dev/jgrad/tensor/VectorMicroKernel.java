@@ -40,8 +40,16 @@ final class VectorMicroKernel implements MicroKernel {
     }
 
     @Override
-    public void run(int kc, float[] ap, int ao, float[] bp, int bo, int bk, float[] c, int co, int crs, int rows, int cols) {
+    public void run(int kc, float[] ap, int ao, float[] bp, int bo, int bk, float[] c, int co, int crs, int rows, int cols, boolean overwrite) {
         if (rows == MR && cols == NR) {
+            if (overwrite) {
+                // The kernels add into C's tile: zero it first, while it is going into the first-level cache anyway.
+                FloatVector z = FloatVector.zero(S);
+                for (int r = 0, at = co; r < MR; r++, at += crs) {
+                    z.intoArray(c, at);
+                    z.intoArray(c, at + L);
+                }
+            }
             full(kc, ap, ao, bp, bo, bk, c, co, crs);
             return;
         }
@@ -54,7 +62,7 @@ final class VectorMicroKernel implements MicroKernel {
         for (int r = 0; r < rows; r++) {
             int row = co + r * crs;
             for (int j = 0; j < cols; j++) {
-                c[row + j] += t[r * NR + j];
+                c[row + j] = overwrite ? t[r * NR + j] : c[row + j] + t[r * NR + j];
             }
         }
     }

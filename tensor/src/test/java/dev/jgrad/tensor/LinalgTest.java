@@ -83,6 +83,72 @@ class LinalgTest {
         }
     }
 
+    /**
+     * {@code Gemm.sgemmInto} writes C without reading it: a C full of NaN (a recycled array's old values) must not
+     * show through, on every path of PackedGemm and with both kernels, while {@code sgemm} still adds into C.
+     */
+    @Test
+    void productIntoOverwritesWhatCHeldOnEveryPath() {
+        Generator g = new Generator(23);
+        // small, k = 0, direct, wide, split along k, blocked over two panels of k, dots.
+        int[][] shapes = {{3, 5, 7}, {6, 0, 9}, {17, 9, 33}, {20, 100, 400}, {16, 4100, 40}, {70, 600, 300}, {32, 5000, 9}};
+        MicroKernel[] kernels = Simd.ENABLED ? new MicroKernel[] {new ScalarMicroKernel(), Simd.GEMM} : new MicroKernel[] {new ScalarMicroKernel()};
+        for (int[] s : shapes) {
+            Tensor a = Tensor.randn(g, s[0], s[1]);
+            Tensor b = Tensor.randn(g, s[1], s[2]);
+            Tensor bt = b.t().contiguous().t();
+            double[] ref = naive(a, b);
+            for (MicroKernel kernel : kernels) {
+                for (Tensor bb : new Tensor[] {b, bt}) {
+                    // C sits inside a wider buffer (row stride p + 3) whose other columns must stay untouched.
+                    int crs = s[2] + 3;
+                    float[] c = new float[s[0] * crs];
+                    java.util.Arrays.fill(c, Float.NaN);
+                    PackedGemm.sgemm(kernel, true, s[0], s[1], s[2], a.storage.f(), 0, s[1], 1, bb.storage.f(), bb.offset, bb.strides[0],
+                            bb.strides[1], c, 0, crs);
+                    float[] added = new float[s[0] * crs];
+                    java.util.Arrays.fill(added, 1f);
+                    PackedGemm.sgemm(kernel, false, s[0], s[1], s[2], a.storage.f(), 0, s[1], 1, bb.storage.f(), bb.offset, bb.strides[0],
+                            bb.strides[1], added, 0, crs);
+                    String what = java.util.Arrays.toString(s) + " " + kernel.getClass().getSimpleName() + (bb == b ? "" : " transposed B");
+                    for (int i = 0; i < s[0]; i++) {
+                        for (int j = 0; j < crs; j++) {
+                            float got = c[i * crs + j];
+                            if (j >= s[2]) {
+                                assertTrue(Float.isNaN(got), what + ": wrote past C's columns at " + i + ", " + j);
+                                assertEquals(1f, added[i * crs + j], what + ": added past C's columns");
+                                continue;
+                            }
+                            double want = ref[i * s[2] + j];
+                            double tol = 1e-4 * Math.sqrt(Math.max(1, s[1])) * (1 + Math.abs(want));
+                            assertEquals(want, got, tol, what + " element " + i + ", " + j);
+                            assertEquals(want + 1, added[i * crs + j], tol, what + " (added) element " + i + ", " + j);
+                        }
+                    }
+                }
+            }
+        }
+        // Through the tensor API: the batched and 2-d products make new results this way.
+        Tensor a = Tensor.randn(g, 5, 7, 13);
+        Tensor b = Tensor.randn(g, 5, 13, 11);
+        try (Memory.Scope outer = Memory.scope()) {
+            for (int i = 0; i < 3; i++) {
+                try (Memory.Scope step = Memory.scope()) {
+                    Tensor.full(Float.NaN, 5, 7, 11);
+                    Tensor.full(Float.NaN, 7, 11);
+                }
+                try (Memory.Scope step = Memory.scope()) {
+                    for (int q = 0; q < 5; q++) {
+                        Tensor one = a.select(0, q).matmul(b.select(0, q));
+                        assertArrayEquals(naive(a.select(0, q), b.select(0, q)), one.to(DType.FLOAT64).toDoubleArray(), 1e-4);
+                    }
+                    Tensor all = a.matmul(b);
+                    assertTrue(!all.isnan().any(), "a recycled array's NaN showed through a batched product");
+                }
+            }
+        }
+    }
+
     /** The summed product against the stack of products summed by sumTo, over broadcast batches, layouts and both dtypes. */
     @Test
     void matmulSummedIsTheSumOfTheBatchOfProducts() {
