@@ -15,9 +15,12 @@ public final class ConvKernels {
     /** The most floats of columns in one chunk (512 KB): with the packed weight they stay in a core's second-level cache. */
     static final int CHUNK_FLOATS = 1 << 17;
     /**
-     * The weight's gradient is summed over the chunks in this many runs, each into its own buffer, the runs then
-     * added in order: fixed by the shape, not the threads, so the result does not depend on the thread count.
+     * The weight's gradient is summed over the chunks in runs, each into its own buffer, the runs then added in
+     * order: fixed by the shape, not the threads, so the result does not depend on the thread count. A run per chunk
+     * where the buffers take at most this many floats together (whole chunks are the threads' tasks, and eight runs
+     * of three chunks left one thread idle for a run at the end of W8's second layer), else at least eight runs.
      */
+    static final int WEIGHT_PART_FLOATS = 1 << 20;
     static final int WEIGHT_PARTS = 8;
     private static final boolean VECTOR = Simd.ENABLED;
 
@@ -59,6 +62,8 @@ public final class ConvKernels {
         // A short k leaves the product bound by its writes of C: one product per sample, straight into its
         // (OC, P) block of the output, which starts as the bias (no buffer, no copy, no pass for the bias).
         int g = per <= PER_SAMPLE_MAX_K ? 1 : samplesPerChunk(per, p, n);
+        // With several chunks (the threads take whole chunks), the weight is packed once for all of them.
+        PackedGemm.PackedA wp = chunks(n, g) > 1 ? PackedGemm.packWhole(Simd.GEMM, oc, per, wa, 0, per, 1) : null;
         Parallel.forEachTask(chunks(n, g), (lo, hi) -> {
             for (int t = lo; t < hi; t++) {
                 int s0 = t * g;
@@ -71,11 +76,19 @@ public final class ConvKernels {
                     for (int c = 0; c < oc; c++) {
                         java.util.Arrays.fill(o, block + c * p, block + (c + 1) * p, bias == null ? 0f : bias[c]);
                     }
-                    Gemm.sgemm(oc, per, p, wa, 0, per, 1, cols, 0, p, 1, o, block, p);
+                    if (wp != null) {
+                        PackedGemm.sgemmPacked(wp, false, p, cols, 0, p, 1, o, block, p);
+                    } else {
+                        Gemm.sgemm(oc, per, p, wa, 0, per, 1, cols, 0, p, 1, o, block, p);
+                    }
                     continue;
                 }
                 float[] product = PRODUCT.get(oc * gp);
-                Gemm.sgemmInto(oc, per, gp, wa, 0, per, 1, cols, 0, gp, 1, product, 0, gp);
+                if (wp != null) {
+                    PackedGemm.sgemmPacked(wp, true, gp, cols, 0, gp, 1, product, 0, gp);
+                } else {
+                    Gemm.sgemmInto(oc, per, gp, wa, 0, per, 1, cols, 0, gp, 1, product, 0, gp);
+                }
                 // (OC, G, P) -> (G, OC, P), adding the bias on the way.
                 for (int s = 0; s < gs; s++) {
                     for (int c = 0; c < oc; c++) {
@@ -106,15 +119,20 @@ public final class ConvKernels {
         float[] wa = w.dense().storage.f();
         int g = samplesPerChunk(per, p, n);
         int chunks = chunks(n, g);
-        int parts = Math.max(1, Math.min(WEIGHT_PARTS, chunks));
+        int parts = Math.max(1, Math.min(chunks, Math.max(WEIGHT_PARTS, WEIGHT_PART_FLOATS / Math.max(1, oc * per))));
         Tensor dX = needs[0] ? Tensor.empty(DType.FLOAT32, x.shape()) : null;
-        Tensor dW = needs[1] ? Tensor.zeros(DType.FLOAT32, w.shape()) : null;
-        float[] dWParts = needs[1] && parts > 1 ? Tensor.zeros(DType.FLOAT32, parts - 1, oc * per).storage.f() : null;
+        // Each part's sum of the weight's gradient: (OC, C KH KW) from the output gradient's blocks in place when there is
+        // no input gradient; else transposed, (C KH KW, OC) = columns times the output gradient transposed, which packs
+        // the small output gradient transposed instead of the chunk's many columns.
+        boolean transposed = dX != null;
+        float[] dWParts = needs[1] ? Tensor.zeros(DType.FLOAT32, parts, oc * per).storage.f() : null;
         double[] dBParts = needs[2] ? new double[parts * oc] : null;
+        // With several chunks (the threads take whole parts), W^T is packed once for every chunk's input gradient.
+        PackedGemm.PackedA wtp = dX != null && parts > 1 ? PackedGemm.packWhole(Simd.GEMM, per, oc, wa, 0, 1, per) : null;
         Parallel.forEachTask(parts, (lo, hi) -> {
             for (int part = lo; part < hi; part++) {
-                float[] dWTo = part == 0 ? (dW == null ? null : dW.storage.f()) : dWParts;
-                int dWAt = part == 0 ? 0 : (part - 1) * oc * per;
+                float[] dWTo = dWParts;
+                int dWAt = part * oc * per;
                 for (int t = chunks * part / parts; t < chunks * (part + 1) / parts; t++) {
                     int s0 = t * g;
                     int gs = Math.min(g, n - s0);
@@ -159,22 +177,33 @@ public final class ConvKernels {
                     if (dWTo != null) {
                         float[] cols = COLUMNS.get(per * gp + SLACK);
                         im2col(in, geo, s0, gs, cols);
-                        Gemm.sgemm(oc, gp, per, gy, gyAt, gp, 1, cols, 0, 1, gp, dWTo, dWAt, per);
+                        Gemm.sgemm(per, gp, oc, cols, 0, gp, 1, gy, gyAt, 1, gp, dWTo, dWAt, oc);
                     }
-                    if (dX != null) {
-                        float[] dCols = PRODUCT.get(per * gp);
+                    // The columns are done with: their buffer takes the column gradients, so the chunk's working set stays
+                    // one buffer of columns (second-level cache is a megabyte or less).
+                    float[] dCols = COLUMNS.get(per * gp + SLACK);
+                    if (wtp != null) {
+                        PackedGemm.sgemmPacked(wtp, true, gp, gy, gyAt, gp, 1, dCols, 0, gp);
+                    } else {
                         Gemm.sgemmInto(per, oc, gp, wa, 0, 1, per, gy, gyAt, gp, 1, dCols, 0, gp);
-                        col2im(dCols, geo, dX, s0, gs);
                     }
+                    col2im(dCols, geo, dX, s0, gs);
                 }
             }
         });
+        Tensor dW = null;
         if (dWParts != null) {
+            // The parts added in order (the result does not depend on the thread count), transposed back where they were.
+            dW = Tensor.empty(DType.FLOAT32, w.shape());
             float[] to = dW.storage.f();
-            for (int part = 1; part < parts; part++) {
-                int from = (part - 1) * oc * per;
-                for (int i = 0; i < oc * per; i++) {
-                    to[i] += dWParts[from + i];
+            for (int o = 0; o < oc; o++) {
+                for (int q = 0; q < per; q++) {
+                    int at = transposed ? q * oc + o : o * per + q;
+                    float sum = dWParts[at];
+                    for (int part = 1; part < parts; part++) {
+                        sum += dWParts[part * oc * per + at];
+                    }
+                    to[o * per + q] = sum;
                 }
             }
         }

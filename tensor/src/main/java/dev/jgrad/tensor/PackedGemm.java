@@ -304,6 +304,84 @@ final class PackedGemm {
         }
     }
 
+    /**
+     * An A packed once for many products with different Bs on one thread (a convolution's weight, multiplied by
+     * chunk after chunk of columns): slivers of mr rows per panel of {@link #KC} columns, {@code [panel][sliver][k][r]}.
+     */
+    static final class PackedA {
+        final MicroKernel kernel;
+        final int n;
+        final int k;
+        final float[] ap;
+
+        private PackedA(MicroKernel kernel, int n, int k, float[] ap) {
+            this.kernel = kernel;
+            this.n = n;
+            this.k = k;
+            this.ap = ap;
+        }
+
+        /** Where panel {@code pc} (its first k) starts in {@link #ap}. */
+        int panel(int pc) {
+            return ((n + kernel.mr() - 1) / kernel.mr()) * kernel.mr() * pc;
+        }
+    }
+
+    /** A {@code (n, k)} with row and column strides (ars, acs), packed for {@link #sgemmPacked}. */
+    static PackedA packWhole(MicroKernel kernel, int n, int k, float[] a, int ao, int ars, int acs) {
+        int mr = kernel.mr();
+        float[] ap = new float[((n + mr - 1) / mr) * mr * k];
+        PackedA packed = new PackedA(kernel, n, k, ap);
+        for (int pc = 0; pc < k; pc += KC) {
+            packA(a, ao + pc * acs, ars, acs, n, Math.min(KC, k - pc), mr, ap, packed.panel(pc));
+        }
+        return packed;
+    }
+
+    /**
+     * {@code C (+)= A B} for a packed A and a {@code (k, p)} B, on the calling thread: B is read in place when it is small
+     * enough to stay in cache and its rows are contiguous (as in {@link #direct}), else packed a panel at a time.
+     */
+    static void sgemmPacked(PackedA a, boolean overwrite, int p, float[] b, int bo, int brs, int bcs, float[] c, int co, int crs) {
+        MicroKernel kernel = a.kernel;
+        int mr = kernel.mr();
+        int nr = kernel.nr();
+        int n = a.n;
+        int k = a.k;
+        if (n == 0 || p == 0) {
+            return;
+        }
+        if (k == 0) {
+            if (overwrite) {
+                zero(c, co, crs, n, p);
+            }
+            return;
+        }
+        int slivers = (p + nr - 1) / nr;
+        boolean inPlace = bcs == 1 && k <= KC && (long) k * p <= DIRECT_MAX_B;
+        float[] be = inPlace ? edgeSliver(b, bo, brs, k, p, nr) : null;
+        float[] bp = inPlace ? null : B_BUFFER.get(slivers * nr * Math.min(k, KC));
+        for (int pc = 0; pc < k; pc += KC) {
+            int kc = Math.min(KC, k - pc);
+            if (!inPlace) {
+                packB(b, bo + pc * brs, brs, bcs, kc, p, nr, bp);
+            }
+            int aAt = a.panel(pc);
+            boolean first = overwrite && pc == 0;
+            for (int s = 0; s < slivers; s++) {
+                int jc = s * nr;
+                int cols = Math.min(nr, p - jc);
+                boolean whole = jc + nr <= p;
+                float[] bs = inPlace ? (whole ? b : be) : bp;
+                int bAt = inPlace ? (whole ? bo + jc : 0) : s * nr * kc;
+                int bk = inPlace && whole ? brs : nr;
+                for (int ir = 0; ir < n; ir += mr) {
+                    kernel.run(kc, a.ap, aAt + ir * kc, bs, bAt, bk, c, co + ir * crs + jc, crs, Math.min(mr, n - ir), cols, first);
+                }
+            }
+        }
+    }
+
     /** B's last sliver of columns when the right edge cuts it, packed and zero-padded; null when p is whole slivers. */
     private static float[] edgeSliver(float[] b, int bo, int brs, int k, int p, int nr) {
         int pFull = (p / nr) * nr;
@@ -321,7 +399,12 @@ final class PackedGemm {
      * writes mr apart), a transposed one k by k.
      */
     static void packA(float[] a, int ao, int ars, int acs, int mc, int kc, int mr, float[] ap) {
-        int base = 0;
+        packA(a, ao, ars, acs, mc, kc, mr, ap, 0);
+    }
+
+    /** {@link #packA} into {@code ap} from {@code at} on. */
+    static void packA(float[] a, int ao, int ars, int acs, int mc, int kc, int mr, float[] ap, int at) {
+        int base = at;
         for (int ir = 0; ir < mc; ir += mr) {
             int rows = Math.min(mr, mc - ir);
             if (rows == 6 && mr == 6) {

@@ -14,7 +14,12 @@ public final class PoolKernels {
     private PoolKernels() {
     }
 
-    /** The pooled values {@code (..., outH, outW)} and the int64 indices of the elements they came from. */
+    /**
+     * The pooled values {@code (..., outH, outW)} and, for backward, where each came from: for 2x2 windows at
+     * stride 2 that tile the plane, the float32 offset of the maximum from its window's top-left element (0, 1,
+     * W or W + 1: the vector kernel writes them as they are, a vector at a time); else the int64 flat index of the
+     * maximum in its plane.
+     */
     public record Pooled(Tensor values, Tensor indices) {
     }
 
@@ -36,9 +41,10 @@ public final class PoolKernels {
         outShape[shape.length - 2] = win.outH;
         outShape[shape.length - 1] = win.outW;
         Tensor values = Tensor.empty(x.dtype(), outShape);
-        Tensor indices = Tensor.empty(DType.INT64, outShape);
+        boolean tiles = halves(win, h, w);
+        Tensor indices = Tensor.empty(tiles ? DType.FLOAT32 : DType.INT64, outShape);
         int per = win.outH * win.outW;
-        if (Simd.ENABLED && x.dtype() == DType.FLOAT32 && halves(win, h, w)) {
+        if (Simd.ENABLED && x.dtype() == DType.FLOAT32 && tiles) {
             boolean byRows = win.outW >= VectorPoolKernels.L;
             int[] corners = byRows ? null : VectorPoolKernels.corners(w, win.outH, win.outW);
             Parallel.forRange(planes, Math.max(1, GRAIN_ELEMENTS / Math.max(1, h * w)), (lo, hi) -> {
@@ -46,10 +52,10 @@ public final class PoolKernels {
                 for (int p = lo; p < hi; p++) {
                     if (byRows) {
                         VectorPoolKernels.halvesByRows(in.storage.f(), in.offset + p * h * w, w, win.outH, win.outW, values.storage.f(),
-                                indices.storage.l(), p * per, lanes);
+                                indices.storage.f(), p * per, lanes);
                     } else {
                         VectorPoolKernels.halves(in.storage.f(), in.offset + p * h * w, w, corners, per, values.storage.f(),
-                                indices.storage.l(), p * per, lanes);
+                                indices.storage.f(), p * per, lanes);
                     }
                 }
             });
@@ -57,8 +63,20 @@ public final class PoolKernels {
         }
         Parallel.forRange(planes, Math.max(1, GRAIN_ELEMENTS / Math.max(1, h * w)), (lo, hi) -> {
             for (int p = lo; p < hi; p++) {
-                if (in.dtype() == DType.FLOAT32) {
+                if (in.dtype() == DType.FLOAT32 && tiles) {
+                    halvesF(in.storage.f(), in.offset + p * h * w, w, win, values.storage.f(), indices.storage.f(), p * per);
+                } else if (in.dtype() == DType.FLOAT32) {
                     planeF(in.storage.f(), in.offset + p * h * w, h, w, win, values.storage.f(), indices.storage.l(), p * per);
+                } else if (tiles) {
+                    long[] flat = new long[per];
+                    int base = in.offset + p * h * w;
+                    double[] x64 = in.storage.d();
+                    argmaxes(i -> x64[base + i], h, w, win, flat, 0);
+                    double[] out = values.storage.d();
+                    for (int j = 0; j < per; j++) {
+                        out[p * per + j] = x64[base + (int) flat[j]];
+                    }
+                    offsets(flat, w, win.outW, indices.storage.f(), p * per);
                 } else {
                     planeD(in.storage.d(), in.offset + p * h * w, h, w, win, values.storage.d(), indices.storage.l(), p * per);
                 }
@@ -73,39 +91,42 @@ public final class PoolKernels {
                 && win.padding[1] == 0 && win.dilation[0] == 1 && win.dilation[1] == 1;
     }
 
-    private static void halvesF(float[] x, int base, int w, Window win, float[] out, long[] idx, int o) {
+    /** Flat indices in a plane {@code w} wide as offsets from their 2x2 window's top-left element (see {@link Pooled}). */
+    private static void offsets(long[] flat, int w, int outW, float[] off, int o) {
+        for (int j = 0; j < flat.length; j++) {
+            off[o + j] = (int) flat[j] - (2 * (j / outW) * w + 2 * (j % outW));
+        }
+    }
+
+    private static void halvesF(float[] x, int base, int w, Window win, float[] out, float[] off, int o) {
         for (int oh = 0; oh < win.outH; oh++) {
             int r0 = 2 * oh * w;
             for (int ow = 0; ow < win.outW; ow++) {
                 int i0 = r0 + 2 * ow;
-                int best = i0;
+                int best = 0;
                 float max = x[base + i0];
                 float v = x[base + i0 + 1];
                 if (v > max || v != v) {
                     max = v;
-                    best = i0 + 1;
+                    best = 1;
                 }
                 v = x[base + i0 + w];
                 if (v > max || v != v) {
                     max = v;
-                    best = i0 + w;
+                    best = w;
                 }
                 v = x[base + i0 + w + 1];
                 if (v > max || v != v) {
                     max = v;
-                    best = i0 + w + 1;
+                    best = w + 1;
                 }
                 out[o] = max;
-                idx[o++] = best;
+                off[o++] = best;
             }
         }
     }
 
     private static void planeF(float[] x, int base, int h, int w, Window win, float[] out, long[] idx, int o) {
-        if (halves(win, h, w)) {
-            halvesF(x, base, w, win, out, idx, o);
-            return;
-        }
         argmaxes(i -> x[base + i], h, w, win, idx, o);
         for (int j = o; j < o + win.outH * win.outW; j++) {
             out[j] = x[base + (int) idx[j]];
@@ -171,14 +192,15 @@ public final class PoolKernels {
         boolean tiles = per > 0 && halves(win, h, w);
         // 2x2 windows at stride 2 tile the plane: each element is written once, so nothing is zeroed first.
         Tensor gx = tiles ? Tensor.empty(grad.dtype(), inputShape) : Tensor.zeros(grad.dtype(), inputShape);
-        long[] idx = indices.storage.l();
+        long[] idx = tiles ? null : indices.storage.l();
+        float[] off = tiles ? indices.storage.f() : null;
         int io = indices.offset;
         Parallel.forRange(planes, Math.max(1, GRAIN_ELEMENTS / Math.max(1, h * w)), (lo, hi) -> {
             for (int p = lo; p < hi; p++) {
                 int dst = p * h * w;
                 int src = p * per;
                 if (tiles) {
-                    tiledPlane(g, g.offset + src, idx, io + src, gx, dst, h, w, win.outH, win.outW);
+                    tiledPlane(g, g.offset + src, off, io + src, gx, dst, h, w, win.outH, win.outW);
                 } else if (g.dtype() == DType.FLOAT32) {
                     float[] from = g.storage.f();
                     float[] to = gx.storage.f();
@@ -201,7 +223,7 @@ public final class PoolKernels {
      * One plane of the gradient for 2x2 windows at stride 2: every window's four elements written (its
      * gradient at its argmax, zeros at the other three), then the row and column no window covers (odd sizes).
      */
-    private static void tiledPlane(Tensor g, int gAt, long[] idx, int idxAt, Tensor gx, int dst, int h, int w, int outH, int outW) {
+    private static void tiledPlane(Tensor g, int gAt, float[] off, int offAt, Tensor gx, int dst, int h, int w, int outH, int outW) {
         boolean f32 = g.dtype() == DType.FLOAT32;
         float[] gf = f32 ? g.storage.f() : null;
         float[] xf = f32 ? gx.storage.f() : null;
@@ -212,7 +234,7 @@ public final class PoolKernels {
             for (int ow = 0; ow < outW; ow++) {
                 int i0 = r0 + 2 * ow;
                 int j = oh * outW + ow;
-                int target = dst + (int) idx[idxAt + j];
+                int target = i0 + (int) off[offAt + j];
                 if (f32) {
                     xf[i0] = 0f;
                     xf[i0 + 1] = 0f;

@@ -23,11 +23,12 @@ final class VectorPoolKernels {
     /**
      * One plane at {@code x[base]}, {@code w} wide, with {@code outW >= L} windows per row: as {@link #halves}.
      * Each vector of L windows is two pairs of loads per row of the window, one of them a float to the right,
-     * so that every even lane holds one window's four elements; the results are read back from the even lanes
+     * so that every even lane holds one window's four elements; the results (the maximum and its offset from the
+     * window's top-left element, see {@link PoolKernels.Pooled}) are read back from the even lanes
      * (a two-vector shuffle costs more than the scalar reads on JDK 17). The last vector of a row overlaps the one
      * before it (rewriting the same results). {@code lanes} is scratch of {@code 4 L} floats.
      */
-    static void halvesByRows(float[] x, int base, int w, int outH, int outW, float[] out, long[] idx, int o, float[] lanes) {
+    static void halvesByRows(float[] x, int base, int w, int outH, int outW, float[] out, float[] off, int o, float[] lanes) {
         FloatVector one = FloatVector.broadcast(S, 1f);
         FloatVector below = FloatVector.broadcast(S, w);
         FloatVector belowRight = FloatVector.broadcast(S, w + 1);
@@ -39,18 +40,17 @@ final class VectorPoolKernels {
             for (int j = 0; j < outW; j += L) {
                 int jj = inside ? Math.min(j, outW - L) : j;
                 if (!inside && jj + L >= outW) {
-                    tail(x, r0, w, jj, outW, out, idx, row, base);
+                    tail(x, r0, w, jj, outW, out, off, row);
                     break;
                 }
                 int c = r0 + 2 * jj;
                 pick(x, c, c + 1, c + w, c + w + 1, one, below, belowRight, lanes, 0);
                 pick(x, c + L, c + L + 1, c + L + w, c + L + w + 1, one, below, belowRight, lanes, 2 * L);
-                int corner = 2 * oh * w + 2 * jj;
                 // Window l's results sit in even lane 2l of the first pick's vectors, or 2l - L of the second's.
                 for (int l = 0; l < L; l++) {
                     int lane = 2 * l < L ? 2 * l : 2 * L + 2 * l - L;
                     out[row + jj + l] = lanes[lane];
-                    idx[row + jj + l] = corner + 2 * l + (int) lanes[lane + L];
+                    off[row + jj + l] = lanes[lane + L];
                 }
             }
         }
@@ -79,21 +79,21 @@ final class VectorPoolKernels {
     }
 
     /** Windows {@code [from, outW)} of the row pair at {@code x[r0]} one by one (the end of x, where whole vectors would read past it). */
-    private static void tail(float[] x, int r0, int w, int from, int outW, float[] out, long[] idx, int row, int base) {
+    private static void tail(float[] x, int r0, int w, int from, int outW, float[] out, float[] off, int row) {
         for (int j = from; j < outW; j++) {
             int i0 = r0 + 2 * j;
-            int best = i0;
+            int best = 0;
             float max = x[i0];
             int[] offsets = {1, w, w + 1};
             for (int d : offsets) {
                 float v = x[i0 + d];
                 if (v > max || v != v) {
                     max = v;
-                    best = i0 + d;
+                    best = d;
                 }
             }
             out[row + j] = max;
-            idx[row + j] = best - base;
+            off[row + j] = best;
         }
     }
 
@@ -111,10 +111,11 @@ final class VectorPoolKernels {
     }
 
     /**
-     * One plane at {@code x[base]} of width {@code w}: the {@code per} maxima into {@code out} and their
-     * flat indices into {@code idx}, from {@code o} on. {@code lanes} is scratch of {@link #L} floats.
+     * One plane at {@code x[base]} of width {@code w}: the {@code per} maxima into {@code out} and their offsets
+     * from their windows' top-left elements into {@code off}, from {@code o} on. {@code lanes} is scratch of
+     * {@link #L} floats.
      */
-    static void halves(float[] x, int base, int w, int[] corners, int per, float[] out, long[] idx, int o, float[] lanes) {
+    static void halves(float[] x, int base, int w, int[] corners, int per, float[] out, float[] off, int o, float[] lanes) {
         FloatVector zero = FloatVector.zero(S);
         FloatVector one = FloatVector.broadcast(S, 1f);
         FloatVector below = FloatVector.broadcast(S, w);
@@ -136,13 +137,12 @@ final class VectorPoolKernels {
             int n = Math.min(L, per - j);
             if (n == L) {
                 max.intoArray(out, o + j);
+                at.intoArray(off, o + j);
             } else {
                 max.intoArray(lanes, 0);
                 System.arraycopy(lanes, 0, out, o + j, n);
-            }
-            at.intoArray(lanes, 0);
-            for (int l = 0; l < n; l++) {
-                idx[o + j + l] = corners[j + l] + (int) lanes[l];
+                at.intoArray(lanes, 0);
+                System.arraycopy(lanes, 0, off, o + j, n);
             }
         }
     }

@@ -149,6 +149,41 @@ class LinalgTest {
         }
     }
 
+    /**
+     * A once-packed A (a convolution's weight) against the naive product: k over several panels, B read in place
+     * (small, unit-stride rows) or packed (large or transposed), written or added, rows and columns cut by the tile.
+     */
+    @Test
+    void aPackedOnceMultipliesLikeThePlainProduct() {
+        Generator g = new Generator(29);
+        int[][] shapes = {{1, 1, 1}, {13, 7, 33}, {64, 288, 121}, {25, 600, 65}, {7, 1100, 40}, {30, 0, 5}};
+        MicroKernel[] kernels = Simd.ENABLED ? new MicroKernel[] {new ScalarMicroKernel(), Simd.GEMM} : new MicroKernel[] {new ScalarMicroKernel()};
+        for (int[] s : shapes) {
+            Tensor a = Tensor.randn(g, s[0], s[1]);
+            Tensor b = Tensor.randn(g, s[1], s[2]);
+            double[] ref = naive(a, b);
+            for (MicroKernel kernel : kernels) {
+                for (Tensor aa : new Tensor[] {a, a.t().contiguous().t()}) {
+                    PackedGemm.PackedA packed = PackedGemm.packWhole(kernel, s[0], s[1], aa.storage.f(), 0, aa.strides[0], aa.strides[1]);
+                    for (Tensor bb : new Tensor[] {b, b.t().contiguous().t()}) {
+                        float[] c = new float[s[0] * s[2]];
+                        java.util.Arrays.fill(c, Float.NaN);
+                        PackedGemm.sgemmPacked(packed, true, s[2], bb.storage.f(), 0, bb.strides[0], bb.strides[1], c, 0, s[2]);
+                        float[] added = new float[s[0] * s[2]];
+                        java.util.Arrays.fill(added, 2f);
+                        PackedGemm.sgemmPacked(packed, false, s[2], bb.storage.f(), 0, bb.strides[0], bb.strides[1], added, 0, s[2]);
+                        for (int i = 0; i < c.length; i++) {
+                            double tol = 1e-4 * Math.sqrt(Math.max(1, s[1])) * (1 + Math.abs(ref[i]));
+                            String what = java.util.Arrays.toString(s) + " " + kernel.getClass().getSimpleName() + " element " + i;
+                            assertEquals(ref[i], c[i], tol, what);
+                            assertEquals(ref[i] + 2, added[i], tol, what + " (added)");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     /** The summed product against the stack of products summed by sumTo, over broadcast batches, layouts and both dtypes. */
     @Test
     void matmulSummedIsTheSumOfTheBatchOfProducts() {
