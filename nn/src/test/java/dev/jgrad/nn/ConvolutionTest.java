@@ -105,22 +105,22 @@ class ConvolutionTest {
     }
 
     /**
-     * Batches past one chunk of columns (ConvKernels.CHUNK_FLOATS): one sample per chunk with the weight's gradient
-     * summed in several parts, and chunks of two samples with a short last one.
+     * Batches past one chunk of columns (ConvKernels.CHUNK_FLOATS, 128K or 256K floats by the machine): chunks of one
+     * or two samples with the weight's gradient summed in one part per chunk, and chunks of unequal sizes.
      */
     @Test
     void theFusedConvolutionAgreesWithTheCompositeOverBatchesOfManyChunks() {
         Generator gen = new Generator(23);
         int[] one = {1, 1};
-        // 144 columns x 784 positions per sample: a chunk each, 20 chunks in 8 parts.
+        // 144 columns x 784 positions per sample (113K floats): one or two samples a chunk, 20 or 10 chunks.
         assertFusedMatchesComposite(gen, Tensor.randn(gen, 20, 16, 30, 30), true, Tensor.randn(gen, 5, 16, 3, 3), Tensor.randn(gen, 5),
-                one, one, one, true, "20 chunks of 1");
-        // 72 columns x 676 positions per sample (padding 2 and 1): two samples a chunk, the last chunk one sample.
+                one, one, one, true, "20 samples of 113K column floats");
+        // 72 columns x 676 positions per sample (padding 2 and 1, 49K floats): 11 samples in chunks of 1-2 or 3-4.
         assertFusedMatchesComposite(gen, Tensor.randn(gen, 11, 8, 24, 26), true, Tensor.randn(gen, 3, 8, 3, 3), null,
-                one, new int[] {2, 1}, one, true, "6 chunks of 2, the last of 1");
-        // A first layer (no input gradient): the weight's and bias's gradients per sample, in chunks of 16.
+                one, new int[] {2, 1}, one, true, "11 samples in unequal chunks");
+        // A first layer (no input gradient): the weight's and bias's gradients per sample, in chunks of 16-37 samples.
         assertFusedMatchesComposite(gen, Tensor.randn(gen, 64, 1, 28, 28), false, Tensor.randn(gen, 6, 1, 3, 3), Tensor.randn(gen, 6),
-                one, one, one, true, "first layer, 4 chunks of 16");
+                one, one, one, true, "first layer, 64 samples");
     }
 
     /**

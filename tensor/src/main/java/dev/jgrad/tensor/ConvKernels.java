@@ -12,8 +12,13 @@ package dev.jgrad.tensor;
 public final class ConvKernels {
     /** Up to this many columns per output position (C KH KW), the forward makes one product per sample, straight into the output. */
     static final int PER_SAMPLE_MAX_K = 64;
-    /** The most floats of columns in one chunk (512 KB): with the packed weight they stay in a core's second-level cache. */
-    static final int CHUNK_FLOATS = 1 << 17;
+    /**
+     * The most floats of columns in one chunk, about a core's second-level cache: 1 MB where the CPU has 512-bit
+     * vectors (Zen 4 and 5, Xeons since Skylake-SP: 1-2 MB of L2 a core), else 512 KB (Zen 1-3: 512 KB). Java cannot
+     * ask the cache's size, and a virtual machine often hides it. On a Zen 5 with 1 MB, W8's second layer took
+     * 4.3-4.9 ms backward at 2 threads with 1 MB chunks against 5.1-5.2 with 512 KB; on a Zen 1, 512 KB was best.
+     */
+    static final int CHUNK_FLOATS = Simd.GEMM.nr() >= 32 ? 1 << 18 : 1 << 17;
     /**
      * The weight's gradient is summed over the chunks in runs, each into its own buffer, the runs then added in
      * order: fixed by the shape, not the threads, so the result does not depend on the thread count. A run per chunk
@@ -61,13 +66,13 @@ public final class ConvKernels {
         float[] wa = w.dense().storage.f();
         // A short k leaves the product bound by its writes of C: one product per sample, straight into its
         // (OC, P) block of the output, which starts as the bias (no buffer, no copy, no pass for the bias).
-        int g = per <= PER_SAMPLE_MAX_K ? 1 : samplesPerChunk(per, p, n);
+        int chunks = per <= PER_SAMPLE_MAX_K ? n : chunks(per, p, n);
         // With several chunks (the threads take whole chunks), the weight is packed once for all of them.
-        PackedGemm.PackedA wp = chunks(n, g) > 1 ? PackedGemm.packWhole(Simd.GEMM, oc, per, wa, 0, per, 1) : null;
-        Parallel.forEachTask(chunks(n, g), (lo, hi) -> {
+        PackedGemm.PackedA wp = chunks > 1 ? PackedGemm.packWhole(Simd.GEMM, oc, per, wa, 0, per, 1) : null;
+        Parallel.forEachTask(chunks, (lo, hi) -> {
             for (int t = lo; t < hi; t++) {
-                int s0 = t * g;
-                int gs = Math.min(g, n - s0);
+                int s0 = first(t, chunks, n);
+                int gs = first(t + 1, chunks, n) - s0;
                 int gp = gs * p;
                 float[] cols = COLUMNS.get(per * gp + SLACK);
                 im2col(in, geo, s0, gs, cols);
@@ -117,8 +122,7 @@ public final class ConvKernels {
         int p = geo.positions();
         float[] gAll = grad.to(DType.FLOAT32).dense().storage.f();
         float[] wa = w.dense().storage.f();
-        int g = samplesPerChunk(per, p, n);
-        int chunks = chunks(n, g);
+        int chunks = chunks(per, p, n);
         int parts = Math.max(1, Math.min(chunks, Math.max(WEIGHT_PARTS, WEIGHT_PART_FLOATS / Math.max(1, oc * per))));
         Tensor dX = needs[0] ? Tensor.empty(DType.FLOAT32, x.shape()) : null;
         // Each part's sum of the weight's gradient: (OC, C KH KW) from the output gradient's blocks in place when there is
@@ -134,8 +138,8 @@ public final class ConvKernels {
                 float[] dWTo = dWParts;
                 int dWAt = part * oc * per;
                 for (int t = chunks * part / parts; t < chunks * (part + 1) / parts; t++) {
-                    int s0 = t * g;
-                    int gs = Math.min(g, n - s0);
+                    int s0 = first(t, chunks, n);
+                    int gs = first(t + 1, chunks, n) - s0;
                     int gp = gs * p;
                     if (dX == null) {
                         // No input gradient (a first layer): the weight's and bias's gradients per sample, from the output gradient's
@@ -223,17 +227,19 @@ public final class ConvKernels {
     }
 
     /**
-     * Samples per chunk: as many as fit in {@link #CHUNK_FLOATS} (at least one), spread evenly over the chunks
-     * that makes (64 samples at 21 a chunk would leave a last chunk of one, and a thread idle while another works).
+     * How many chunks the n samples are cut into: as few as keep each chunk's columns within {@link #CHUNK_FLOATS}
+     * (a chunk holds one sample at least). Chunk t holds samples {@code [first(t), first(t + 1))}, so the chunks
+     * differ by a sample at most (64 samples at 7 a chunk would leave a last chunk of one, and a thread idle while
+     * the other works).
      */
-    private static int samplesPerChunk(int per, int p, int n) {
+    private static int chunks(int per, int p, int n) {
         int most = (int) Math.max(1, Math.min(n, CHUNK_FLOATS / Math.max(1L, (long) per * p)));
-        int chunks = chunks(n, most);
-        return Math.max(1, chunks(n, Math.max(1, chunks)));
+        return (n + most - 1) / most;
     }
 
-    private static int chunks(int n, int g) {
-        return (n + g - 1) / g;
+    /** The first sample of chunk t of {@code chunks} over n samples (n for t = chunks). */
+    private static int first(int t, int chunks, int n) {
+        return (int) ((long) n * t / chunks);
     }
 
     /**
