@@ -60,8 +60,7 @@ public final class Attention {
         int d = q.size(-1);
         double sc = Double.isNaN(scale) ? 1.0 / Math.sqrt(d) : scale;
         if (bias == null && q.dtype() == DType.FLOAT32 && k.dtype() == DType.FLOAT32) {
-            Tensor m = causal ? union(masked, causalMask(q.size(-2), k.size(-2))) : masked;
-            return maskedSoftmax(q.matmul(k.mT()), m, sc).matmul(v);
+            return maskedSoftmax(q.matmul(k.mT()), masked, causal, sc).matmul(v);
         }
         Variable scores = q.matmul(k.mT()).mul(sc);
         if (bias != null) {
@@ -72,12 +71,12 @@ public final class Attention {
     }
 
     /**
-     * {@code softmax(scale scores)} with the masked positions left out, as one op in float32
-     * ({@link MaskedSoftmax}); the composite in {@link #weightsTimesValues} is the definition it is tested against,
+     * {@code softmax(scale scores)} with the masked positions (and with {@code causal}, those past each query) left out,
+     * as one op in float32 ({@link MaskedSoftmax}); the composite in {@link #weightsTimesValues} is the definition it is tested against,
      * and what float64 and float masks use.
      */
-    private static Variable maskedSoftmax(Variable scores, Tensor mask, double scale) {
-        Tensor y = MaskedSoftmax.forward(scores.data(), mask, scale);
+    private static Variable maskedSoftmax(Variable scores, Tensor mask, boolean causal, double scale) {
+        Tensor y = MaskedSoftmax.forward(scores.data(), mask, causal, scale);
         return CustomFunction.apply("masked_softmax", y, new Variable[] {scores}, new Tensor[] {y},
                 (g, saved, needs) -> new Tensor[] {MaskedSoftmax.backward(g, saved[0], scale)});
     }

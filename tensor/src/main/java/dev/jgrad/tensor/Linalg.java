@@ -153,7 +153,9 @@ final class Linalg {
         boolean acrossBatch = batches > 1 && flopsEach * batches >= (1L << 20)
                 && (flopsEach < PackedGemm.PARALLEL_FLOPS || batches >= 4 * Parallel.threads());
         if (acrossBatch) {
-            Parallel.forRange(batches, 1, body);
+            // Claimed one product at a time: with equal halves, the thread that started later (a helper waking up) kept
+            // the other waiting at the end of attention's per-head products.
+            Parallel.forEachTask(batches, body);
         } else {
             body.run(0, batches);
         }

@@ -12,13 +12,25 @@ public final class MaskedSoftmax {
 
     /** The weights, {@code x}'s shape; {@code mask} may be null. */
     public static Tensor forward(Tensor x, Tensor mask, double scale) {
+        return forward(x, mask, false, scale);
+    }
+
+    /**
+     * As {@link #forward(Tensor, Tensor, double)}, with {@code causal} also leaving out every position j past the row's
+     * own index i along the second-to-last dim (the causal mask, without making it or its union with {@code mask}).
+     */
+    public static Tensor forward(Tensor x, Tensor mask, boolean causal, double scale) {
         if (x.dtype() != DType.FLOAT32 || x.dim() == 0 || (mask != null && mask.dtype() != DType.BOOL)) {
             throw new DTypeException("masked softmax: expected a float32 x with at least one dim and a bool mask, got "
                     + x.dtype() + " " + Shape.str(x.shape()) + (mask == null ? "" : " and " + mask.dtype() + " " + Shape.str(mask.shape())));
         }
+        if (causal && x.dim() < 2) {
+            throw new ShapeException("masked softmax: a causal mask needs (..., T, S) scores, got " + Shape.str(x.shape()));
+        }
         Tensor in = x.dense();
         Tensor m = mask == null ? null : mask.expand(x.shape());
         int len = x.size(-1);
+        int queries = causal ? x.size(-2) : 1;
         int rows = len == 0 ? 0 : x.numel() / len;
         Tensor out = Tensor.empty(DType.FLOAT32, x.shape());
         float[] a = in.storage.f();
@@ -30,9 +42,11 @@ public final class MaskedSoftmax {
             for (int r = lo; r < hi; r++) {
                 int row = r * len;
                 int mo = m == null ? 0 : rowOffset(m, r);
+                // Positions from 'seen' on are past the query's own (causal); without a causal mask, none are.
+                int seen = causal ? r % queries + 1 : len;
                 boolean any = false;
                 for (int j = 0; j < len; j++) {
-                    boolean out0 = mb != null && mb[mo + j * ms];
+                    boolean out0 = j >= seen || (mb != null && mb[mo + j * ms]);
                     o[row + j] = out0 ? Float.NEGATIVE_INFINITY : a[row + j] * sc;
                     any |= !out0;
                 }

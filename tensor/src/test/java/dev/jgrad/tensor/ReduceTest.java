@@ -24,6 +24,35 @@ class ReduceTest {
         assertEquals(276.0, x.sum().item());
     }
 
+    /**
+     * Sums and means over the leading dims of a contiguous float32 tensor (a bias's gradient) add runs of rows in
+     * float: against a float64 reference over row counts around a run's length, kept widths below and above a vector,
+     * and a transposed input (the general loop).
+     */
+    @Test
+    void sumsOverLeadingDimsAgreeWithADoubleReference() {
+        Generator g = new Generator(31);
+        int[][] shapes = {{512, 384}, {3, 7, 40}, {65, 17}, {64, 129}, {130, 5, 6}, {1, 300}, {200, 15}};
+        for (int[] shape : shapes) {
+            Tensor x = Tensor.randn(g, shape);
+            int lead = shape.length == 3 && shape[0] == 3 ? 2 : 1;
+            int[] dims = lead == 2 ? new int[] {0, 1} : new int[] {0};
+            Tensor ref = x.to(DType.FLOAT64).sum(dims, false);
+            int rows = lead == 2 ? shape[0] * shape[1] : shape[0];
+            double[] want = ref.toDoubleArray();
+            double[] sum = x.sum(dims, false).toDoubleArray();
+            double[] mean = x.mean(dims, true).toDoubleArray();
+            for (int i = 0; i < want.length; i++) {
+                double tol = 1e-6 * Math.sqrt(rows) * 4;
+                assertEquals(want[i], sum[i], tol, java.util.Arrays.toString(shape) + " sum " + i);
+                assertEquals(want[i] / rows, mean[i], tol / rows, java.util.Arrays.toString(shape) + " mean " + i);
+            }
+            assertArrayEquals(ref.shape(), x.sum(dims, false).shape());
+        }
+        Tensor t = Tensor.randn(g, 40, 70).t();
+        assertArrayEquals(t.to(DType.FLOAT64).sum(0, false).toDoubleArray(), t.sum(0, false).to(DType.FLOAT64).toDoubleArray(), 1e-4);
+    }
+
     /** Reductions over random dim subsets agree with a reference that loops over every element. */
     @Test
     void randomDimSubsetsAgreeWithReference() {
