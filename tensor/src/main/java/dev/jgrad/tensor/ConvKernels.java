@@ -132,7 +132,7 @@ public final class ConvKernels {
         float[] dWParts = needs[1] ? Tensor.zeros(DType.FLOAT32, parts, oc * per).storage.f() : null;
         double[] dBParts = needs[2] ? new double[parts * oc] : null;
         // With several chunks (the threads take whole parts), W^T is packed once for every chunk's input gradient.
-        PackedGemm.PackedA wtp = dX != null && parts > 1 ? PackedGemm.packWhole(Simd.GEMM, per, oc, wa, 0, 1, per) : null;
+        PackedGemm.PackedA wtp = dX != null && chunks > 1 ? PackedGemm.packWhole(Simd.GEMM, per, oc, wa, 0, 1, per) : null;
         Parallel.forEachTask(parts, (lo, hi) -> {
             for (int part = lo; part < hi; part++) {
                 float[] dWTo = dWParts;

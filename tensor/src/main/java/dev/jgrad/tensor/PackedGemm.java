@@ -11,7 +11,6 @@ package dev.jgrad.tensor;
  */
 final class PackedGemm {
     static final int KC = 512;
-    private static final boolean VECTOR = Simd.ENABLED;
     static final int MC = 96;
     /** Products below this many flops run on the calling thread: a fork costs more than it saves. */
     static final long PARALLEL_FLOPS = 1L << 22;
@@ -23,6 +22,7 @@ final class PackedGemm {
      * worker packs A into its own.
      */
     private static final ThreadBuffer A_BUFFER = new ThreadBuffer();
+    private static final boolean VECTOR = Simd.ENABLED;
     private static final ThreadBuffer B_BUFFER = new ThreadBuffer();
 
     private PackedGemm() {
@@ -158,8 +158,9 @@ final class PackedGemm {
         int rowSlivers = (n + mr - 1) / mr;
         int rowBlocks = Math.max(1, (rowSlivers * mr + MC - 1) / MC);
         rowBlocks = Math.min(rowSlivers, (rowBlocks + threads - 1) / threads * threads);
-        // Enough tasks to keep every thread busy: split the columns when there are few row blocks.
-        int colChunks = Math.max(1, Math.min(slivers, (2 * threads + rowBlocks - 1) / rowBlocks));
+        // Enough tasks to keep every thread busy: split the columns when there are few row blocks (each task packs its
+        // rows of A, so on one thread the columns stay whole and A is packed once).
+        int colChunks = threads == 1 ? 1 : Math.max(1, Math.min(slivers, (2 * threads + rowBlocks - 1) / rowBlocks));
         int tasks = rowBlocks * colChunks;
         int blocks = rowBlocks;
         float[] bp = B_BUFFER.get(slivers * nr * Math.min(k, KC));

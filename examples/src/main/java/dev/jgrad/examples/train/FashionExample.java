@@ -172,7 +172,9 @@ public final class FashionExample {
         DataLoader loader = new DataLoader(train, batch, true, o.seed(), false);
         model.train();
         Evaluation[] last = new Evaluation[1];
-        Trainer.fitNoted("train", opt, loader, epochs,
+        // The series is the model, so that the chart's legend reads "cnn (train)" and "cnn (val)", the test set's loss.
+        String series = kind.name();
+        Trainer.fitNoted(series, opt, loader, epochs,
                 b -> Losses.crossEntropy(model.forward(Variable.of(b.get(0))), b.get(1)),
                 () -> {
                     last[0] = evaluate(model, test, CLASSES.length);
@@ -196,15 +198,15 @@ public final class FashionExample {
         } catch (IOException e) {
             throw new UserError(e.getMessage(), e);
         }
-        Map<String, Object> summary = RunFiles.series(metrics, "train", "accuracy", acc);
+        Map<String, Object> summary = RunFiles.series(metrics, series, "accuracy", acc);
         Map<String, Object> per = new LinkedHashMap<>();
         for (int c = 0; c < CLASSES.length; c++) {
             per.put(CLASSES[c], perClass[c]);
         }
         summary.put("per_class_accuracy", per);
         summary.put("seconds_per_epoch", epochs == 0 ? null : Math.round((System.nanoTime() - started) / 1e7 / epochs) / 100.0);
-        RunFiles.finish(dir, name, o.seed(), started, epochs, Map.of("train", summary), model, opt, Map.of("model", kind.name()),
+        RunFiles.finish(dir, name, o.seed(), started, epochs, Map.of(series, summary), model, opt, Map.of("model", kind.name()),
                 "metrics.csv, loss.png, confusion.png", out);
-        return new Outcome(acc, perClass, metrics.last("train", "train"), dir);
+        return new Outcome(acc, perClass, metrics.last(series, "train"), dir);
     }
 }

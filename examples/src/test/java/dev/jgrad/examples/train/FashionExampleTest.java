@@ -75,7 +75,7 @@ class FashionExampleTest {
         assertTrue(ImageIO.read(dir.resolve("confusion.png").toFile()).getWidth() >= 800);
         Map<String, Object> s = (Map<String, Object>) Json.parse(Files.readString(dir.resolve("summary.json")));
         assertEquals("fashion-mlp", s.get("example"));
-        Map<String, Object> train = (Map<String, Object>) ((Map<String, Object>) s.get("series")).get("train");
+        Map<String, Object> train = (Map<String, Object>) ((Map<String, Object>) s.get("series")).get("mlp");
         assertEquals(r.accuracy(), ((Number) train.get("accuracy")).doubleValue(), 1e-12);
         Map<String, Object> per = (Map<String, Object>) train.get("per_class_accuracy");
         assertEquals(List.of(FashionExample.CLASSES), List.copyOf(per.keySet()));
