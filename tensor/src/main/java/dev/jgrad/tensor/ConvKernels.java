@@ -264,37 +264,39 @@ public final class ConvKernels {
             int to = Math.max(from, endInside(x0, geo.sw(), w, geo.ow()));
             // Rows with no padding on either side are copied in whole vectors, past their end onto the next row.
             boolean whole = VECTOR && from == 0 && to == geo.ow();
+            // The output rows whose input row lies inside the plane: [iLo, iHi), the same for every sample.
+            int y0 = ki * geo.dh() - geo.ph();
+            int iLo = Math.min(geo.oh(), firstInside(y0, geo.sh()));
+            int iHi = Math.max(iLo, endInside(y0, geo.sh(), h, geo.oh()));
             for (int s = 0; s < g; s++) {
                 int plane = ((s0 + s) * c + ch) * h * w;
-                for (int i = 0; i < geo.oh(); i++) {
-                    int y = i * geo.sh() - geo.ph() + ki * geo.dh();
-                    int dst = row * gp + s * p + i * geo.ow();
-                    if (y < 0 || y >= h) {
-                        java.util.Arrays.fill(cols, dst, dst + geo.ow(), 0f);
-                        continue;
-                    }
-                    int srcRow = plane + y * w + x0;
-                    for (int j = 0; j < from; j++) {
-                        cols[dst + j] = 0f;
-                    }
-                    if (geo.sw() == 1) {
-                        if (whole && srcRow + VectorRows.span(to) <= src.length) {
-                            VectorRows.copyWhole(src, srcRow, cols, dst, to);
-                            continue;
-                        }
-                        for (int j = from; j < to; j++) {
-                            cols[dst + j] = src[srcRow + j];
-                        }
-                    } else {
-                        for (int j = from; j < to; j++) {
-                            cols[dst + j] = src[srcRow + j * geo.sw()];
-                        }
-                    }
-                    for (int j = to; j < geo.ow(); j++) {
-                        cols[dst + j] = 0f;
+                int block = row * gp + s * p;
+                java.util.Arrays.fill(cols, block, block + iLo * geo.ow(), 0f);
+                int first = plane + (iLo * geo.sh() + y0) * w + x0;
+                int last = first + (iHi - 1 - iLo) * geo.sh() * w;
+                if (whole && geo.sw() == 1 && iHi > iLo && last + VectorRows.span(to) <= src.length) {
+                    VectorRows.copyRows(src, first, geo.sh() * w, cols, block + iLo * geo.ow(), geo.ow(), iHi - iLo, to);
+                } else {
+                    for (int i = iLo; i < iHi; i++) {
+                        copyRow(src, first + (i - iLo) * geo.sh() * w, geo.sw(), cols, block + i * geo.ow(), from, to, geo.ow());
                     }
                 }
+                // Zeros after the copied rows, over what the last whole-vector copy wrote past its row.
+                java.util.Arrays.fill(cols, block + iHi * geo.ow(), block + geo.oh() * geo.ow(), 0f);
             }
+        }
+    }
+
+    /** One output row of columns at {@code cols[dst]}: zeros before {@code from} and from {@code to} on, the input between. */
+    private static void copyRow(float[] src, int srcRow, int sw, float[] cols, int dst, int from, int to, int ow) {
+        for (int j = 0; j < from; j++) {
+            cols[dst + j] = 0f;
+        }
+        for (int j = from; j < to; j++) {
+            cols[dst + j] = src[srcRow + j * sw];
+        }
+        for (int j = to; j < ow; j++) {
+            cols[dst + j] = 0f;
         }
     }
 

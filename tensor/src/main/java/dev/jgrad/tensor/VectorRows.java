@@ -32,6 +32,21 @@ final class VectorRows {
         }
     }
 
+    /**
+     * {@link #copyWhole} of {@code rows} rows of {@code len} floats, {@code srcStride} and {@code dstStride} apart (a
+     * convolution's output rows of one kernel position): each row's overrun lands on the next row, which is written
+     * after it; the caller keeps the reads inside {@code src} and writes what lies past the last row.
+     */
+    static void copyRows(float[] src, int from, int srcStride, float[] dst, int to, int dstStride, int rows, int len) {
+        for (int r = 0; r < rows; r++) {
+            int s = from + r * srcStride;
+            int d = to + r * dstStride;
+            for (int j = 0; j < len; j += L) {
+                FloatVector.fromArray(S, src, s + j).intoArray(dst, d + j);
+            }
+        }
+    }
+
     /** {@code dst[to + j] += src[from + j]} for {@code j < len}. */
     static void add(float[] src, int from, float[] dst, int to, int len) {
         int j = 0;
