@@ -323,25 +323,40 @@ public final class ConvKernels {
                     int x0 = kj * geo.dw() - geo.pw();
                     int from = firstInside(x0, geo.sw());
                     int to = endInside(x0, geo.sw(), w, geo.ow());
-                    for (int i = 0; i < geo.oh(); i++) {
-                        int y = i * geo.sh() - geo.ph() + ki * geo.dh();
-                        if (y < 0 || y >= h) {
-                            continue;
-                        }
-                        int dstRow = plane + y * w + x0;
-                        int srcRow = colRow + i * geo.ow();
-                        if (geo.sw() == 1 && VECTOR) {
-                            VectorRows.add(cols, srcRow + from, dst, dstRow + from, to - from);
-                        } else if (geo.sw() == 1) {
-                            for (int j = from; j < to; j++) {
-                                dst[dstRow + j] += cols[srcRow + j];
-                            }
-                        } else {
-                            for (int j = from; j < to; j++) {
-                                dst[dstRow + j * geo.sw()] += cols[srcRow + j];
-                            }
-                        }
+                    // The output rows whose input row lies inside the plane, added in one tight loop.
+                    int y0 = ki * geo.dh() - geo.ph();
+                    int iLo = Math.min(geo.oh(), firstInside(y0, geo.sh()));
+                    int iHi = Math.max(iLo, endInside(y0, geo.sh(), h, geo.oh()));
+                    if (iHi > iLo && to > from) {
+                        int dstRow = plane + (iLo * geo.sh() + y0) * w + x0 + from * geo.sw();
+                        addRows(cols, colRow + iLo * geo.ow() + from, geo.ow(), dst, dstRow, geo.sh() * w, geo.sw(), iHi - iLo, to - from);
                     }
+                }
+            }
+        }
+    }
+
+    /**
+     * {@code dst[to + r dstStride + j sw] += src[from + r srcStride + j]} for {@code r < rows}, {@code j < len}: the column
+     * gradients of one kernel position added back row after row (rows of 11 floats: whole vectors where a row has them).
+     */
+    private static void addRows(float[] src, int from, int srcStride, float[] dst, int to, int dstStride, int sw, int rows, int len) {
+        if (sw != 1) {
+            for (int r = 0; r < rows; r++) {
+                for (int j = 0; j < len; j++) {
+                    dst[to + r * dstStride + j * sw] += src[from + r * srcStride + j];
+                }
+            }
+        } else if (VECTOR && len >= VectorRows.L) {
+            for (int r = 0; r < rows; r++) {
+                VectorRows.add(src, from + r * srcStride, dst, to + r * dstStride, len);
+            }
+        } else {
+            for (int r = 0; r < rows; r++) {
+                int s = from + r * srcStride;
+                int d = to + r * dstStride;
+                for (int j = 0; j < len; j++) {
+                    dst[d + j] += src[s + j];
                 }
             }
         }

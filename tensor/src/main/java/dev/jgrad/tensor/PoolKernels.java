@@ -45,13 +45,13 @@ public final class PoolKernels {
         Tensor indices = Tensor.empty(tiles ? DType.FLOAT32 : DType.INT64, outShape);
         int per = win.outH * win.outW;
         if (Simd.ENABLED && x.dtype() == DType.FLOAT32 && tiles) {
-            boolean byRows = win.outW >= VectorPoolKernels.L;
+            boolean byRows = win.outW >= VectorPoolKernels.L / 2;
             int[] corners = byRows ? null : VectorPoolKernels.corners(w, win.outH, win.outW);
             Parallel.forRange(planes, Math.max(1, GRAIN_ELEMENTS / Math.max(1, h * w)), (lo, hi) -> {
-                float[] lanes = new float[4 * VectorPoolKernels.L];
+                float[] lanes = new float[VectorPoolKernels.L];
                 for (int p = lo; p < hi; p++) {
                     if (byRows) {
-                        VectorPoolKernels.halvesByRows(in.storage.f(), in.offset + p * h * w, w, win.outH, win.outW, values.storage.f(),
+                        VectorPoolKernels.halvesByPairs(in.storage.f(), in.offset + p * h * w, w, win.outH, win.outW, values.storage.f(),
                                 indices.storage.f(), p * per, lanes);
                     } else {
                         VectorPoolKernels.halves(in.storage.f(), in.offset + p * h * w, w, corners, per, values.storage.f(),
@@ -195,11 +195,14 @@ public final class PoolKernels {
         long[] idx = tiles ? null : indices.storage.l();
         float[] off = tiles ? indices.storage.f() : null;
         int io = indices.offset;
+        boolean byRows = tiles && Simd.ENABLED && g.dtype() == DType.FLOAT32 && win.outW >= VectorPoolKernels.L / 2;
         Parallel.forRange(planes, Math.max(1, GRAIN_ELEMENTS / Math.max(1, h * w)), (lo, hi) -> {
             for (int p = lo; p < hi; p++) {
                 int dst = p * h * w;
                 int src = p * per;
-                if (tiles) {
+                if (byRows) {
+                    VectorPoolKernels.tiledByPairs(g.storage.f(), g.offset + src, off, io + src, gx.storage.f(), dst, h, w, win.outH, win.outW);
+                } else if (tiles) {
                     tiledPlane(g, g.offset + src, off, io + src, gx, dst, h, w, win.outH, win.outW);
                 } else if (g.dtype() == DType.FLOAT32) {
                     float[] from = g.storage.f();

@@ -3,15 +3,16 @@ package dev.jgrad.tensor;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.VectorMask;
 import jdk.incubator.vector.VectorOperators;
+import jdk.incubator.vector.VectorShuffle;
 import jdk.incubator.vector.VectorSpecies;
 
 /**
- * Max pooling's 2x2 windows at stride 2 in float32, many windows at a time. The scalar loop's
- * comparisons go either way at random on real data, and mispredicted branches made it the slowest part
- * of a small CNN's step; here each lane picks with masks, by the same rule (a value replaces the maximum
- * when it is larger or NaN, in window order). Rows of at least {@link #L} windows are read with plain
- * loads (gathers are slow on some machines: Zen 1); narrower planes through gathers. Loaded only where
- * jdk.incubator.vector is present.
+ * Max pooling's 2x2 windows at stride 2 in float32, many windows at a time, and their gradient. The scalar
+ * loop's comparisons go either way at random on real data, and mispredicted branches made it the slowest
+ * part of a small CNN's step; here each lane picks with masks, by the same rule (a value replaces the maximum
+ * when it is larger or NaN, in window order). Rows of at least {@code L / 2} windows are read with plain
+ * loads and split into the windows' elements by shuffles within a vector (gathers are slow on some
+ * machines: Zen 1); narrower planes through gathers. Loaded only where jdk.incubator.vector is present.
  */
 final class VectorPoolKernels {
     static final VectorSpecies<Float> S = FloatVector.SPECIES_PREFERRED;
@@ -20,81 +21,115 @@ final class VectorPoolKernels {
     private VectorPoolKernels() {
     }
 
+    /** Lane l takes lane 2l (the windows' left elements of a vector of row elements), or 2l + 1 (their right ones). */
+    private static final VectorShuffle<Float> EVENS = shuffle(l -> (2 * l) % L);
+    private static final VectorShuffle<Float> ODDS = shuffle(l -> (2 * l + 1) % L);
+    /** Lane l takes lane l / 2: each window's value spread over its two columns. */
+    private static final VectorShuffle<Float> PAIRS = shuffle(l -> l / 2);
+    /** Lane l's column in its window: 0, 1, 0, 1, ... */
+    private static final FloatVector COLUMN = FloatVector.fromArray(S, columnInWindow(), 0);
+
+    private static VectorShuffle<Float> shuffle(java.util.function.IntUnaryOperator lane) {
+        int[] idx = new int[L];
+        for (int l = 0; l < L; l++) {
+            idx[l] = lane.applyAsInt(l);
+        }
+        return VectorShuffle.fromArray(S, idx, 0);
+    }
+
+    private static float[] columnInWindow() {
+        float[] c = new float[L];
+        for (int l = 0; l < L; l++) {
+            c[l] = l % 2;
+        }
+        return c;
+    }
+
     /**
-     * One plane at {@code x[base]}, {@code w} wide, with {@code outW >= L} windows per row: as {@link #halves}.
-     * Each vector of L windows is two pairs of loads per row of the window, one of them a float to the right,
-     * so that every even lane holds one window's four elements; the results (the maximum and its offset from the
-     * window's top-left element, see {@link PoolKernels.Pooled}) are read back from the even lanes
-     * (a two-vector shuffle costs more than the scalar reads on JDK 17). The last vector of a row overlaps the one
-     * before it (rewriting the same results). {@code lanes} is scratch of {@code 4 L} floats.
+     * One plane at {@code x[base]}, {@code w} wide, with {@code L / 2 <= outW} windows per row (W8's (26, 26) planes:
+     * 13): as {@link #halves}, L / 2 windows at a time from one plain load of each of their two rows, split into the
+     * windows' left and right elements by shuffles within a vector. The last L / 2 windows of a row overlap the ones
+     * before (rewriting the same results). Each store writes a whole vector, its upper half onto windows written
+     * after it; where that would reach past the plane (perhaps another thread's), through {@code lanes} ({@code L}
+     * floats of scratch).
      */
-    static void halvesByRows(float[] x, int base, int w, int outH, int outW, float[] out, float[] off, int o, float[] lanes) {
+    static void halvesByPairs(float[] x, int base, int w, int outH, int outW, float[] out, float[] off, int o, float[] lanes) {
         FloatVector one = FloatVector.broadcast(S, 1f);
         FloatVector below = FloatVector.broadcast(S, w);
         FloatVector belowRight = FloatVector.broadcast(S, w + 1);
+        int half = L / 2;
+        int planeEnd = o + outH * outW;
         for (int oh = 0; oh < outH; oh++) {
             int r0 = base + 2 * oh * w;
             int row = o + oh * outW;
-            // The last vector reads one float past the row pair's windows: within x unless this is its end.
-            boolean inside = r0 + w + 2 * outW < x.length;
-            for (int j = 0; j < outW; j += L) {
-                int jj = inside ? Math.min(j, outW - L) : j;
-                if (!inside && jj + L >= outW) {
-                    tail(x, r0, w, jj, outW, out, off, row);
-                    break;
-                }
-                int c = r0 + 2 * jj;
-                pick(x, c, c + 1, c + w, c + w + 1, one, below, belowRight, lanes, 0);
-                pick(x, c + L, c + L + 1, c + L + w, c + L + w + 1, one, below, belowRight, lanes, 2 * L);
-                // Window l's results sit in even lane 2l of the first pick's vectors, or 2l - L of the second's.
-                for (int l = 0; l < L; l++) {
-                    int lane = 2 * l < L ? 2 * l : 2 * L + 2 * l - L;
-                    out[row + jj + l] = lanes[lane];
-                    off[row + jj + l] = lanes[lane + L];
+            for (int j = 0; j < outW; j += half) {
+                int jj = Math.min(j, outW - half);
+                FloatVector top = FloatVector.fromArray(S, x, r0 + 2 * jj);
+                FloatVector bottom = FloatVector.fromArray(S, x, r0 + w + 2 * jj);
+                FloatVector max = top.rearrange(EVENS);
+                FloatVector v = top.rearrange(ODDS);
+                VectorMask<Float> m = v.compare(VectorOperators.GT, max).or(v.compare(VectorOperators.NE, v));
+                max = max.blend(v, m);
+                FloatVector at = FloatVector.zero(S).blend(one, m);
+                v = bottom.rearrange(EVENS);
+                m = v.compare(VectorOperators.GT, max).or(v.compare(VectorOperators.NE, v));
+                max = max.blend(v, m);
+                at = at.blend(below, m);
+                v = bottom.rearrange(ODDS);
+                m = v.compare(VectorOperators.GT, max).or(v.compare(VectorOperators.NE, v));
+                max = max.blend(v, m);
+                at = at.blend(belowRight, m);
+                if (row + jj + L <= planeEnd) {
+                    max.intoArray(out, row + jj);
+                    at.intoArray(off, row + jj);
+                } else {
+                    max.intoArray(lanes, 0);
+                    System.arraycopy(lanes, 0, out, row + jj, half);
+                    at.intoArray(lanes, 0);
+                    System.arraycopy(lanes, 0, off, row + jj, half);
                 }
             }
         }
     }
 
     /**
-     * Four vectors read at the four element offsets of windows whose top-left elements sit in even lanes: into
-     * {@code lanes[at, at + L)} the maximum by the window-order rule, into {@code lanes[at + L, at + 2L)} each
-     * lane's offset from its top-left element.
+     * The gradient of {@link #halvesByPairs}'s windows in one plane: for L / 2 windows at a time, their gradients and
+     * offsets spread over their two columns by a shuffle, each element getting its window's gradient where it was the
+     * maximum and zero elsewhere, a whole vector per row of the windows. Columns and a row that no window covers (odd
+     * sizes) are zeroed. Reads L floats of {@code g} and {@code off} from each chunk's start: near the arrays' ends,
+     * one window at a time.
      */
-    private static void pick(float[] x, int tl, int tr, int bl, int br, FloatVector one, FloatVector below, FloatVector belowRight,
-                             float[] lanes, int at) {
-        FloatVector max = FloatVector.fromArray(S, x, tl);
-        FloatVector v = FloatVector.fromArray(S, x, tr);
-        VectorMask<Float> m = v.compare(VectorOperators.GT, max).or(v.compare(VectorOperators.NE, v));
-        max = max.blend(v, m);
-        FloatVector offset = FloatVector.zero(S).blend(one, m);
-        v = FloatVector.fromArray(S, x, bl);
-        m = v.compare(VectorOperators.GT, max).or(v.compare(VectorOperators.NE, v));
-        max = max.blend(v, m);
-        offset = offset.blend(below, m);
-        v = FloatVector.fromArray(S, x, br);
-        m = v.compare(VectorOperators.GT, max).or(v.compare(VectorOperators.NE, v));
-        max.blend(v, m).intoArray(lanes, at);
-        offset.blend(belowRight, m).intoArray(lanes, at + L);
-    }
-
-    /** Windows {@code [from, outW)} of the row pair at {@code x[r0]} one by one (the end of x, where whole vectors would read past it). */
-    private static void tail(float[] x, int r0, int w, int from, int outW, float[] out, float[] off, int row) {
-        for (int j = from; j < outW; j++) {
-            int i0 = r0 + 2 * j;
-            int best = 0;
-            float max = x[i0];
-            int[] offsets = {1, w, w + 1};
-            for (int d : offsets) {
-                float v = x[i0 + d];
-                if (v > max || v != v) {
-                    max = v;
-                    best = d;
+    static void tiledByPairs(float[] g, int gAt, float[] off, int offAt, float[] gx, int dst, int h, int w, int outH, int outW) {
+        FloatVector zero = FloatVector.zero(S);
+        FloatVector bottom = COLUMN.add(w);
+        int half = L / 2;
+        for (int oh = 0; oh < outH; oh++) {
+            int r0 = dst + 2 * oh * w;
+            int row = oh * outW;
+            for (int j = 0; j < outW; j += half) {
+                int jj = Math.min(j, outW - half);
+                if (gAt + row + jj + L > g.length || offAt + row + jj + L > off.length) {
+                    for (int q = jj; q < outW; q++) {
+                        int i0 = r0 + 2 * q;
+                        gx[i0] = 0f;
+                        gx[i0 + 1] = 0f;
+                        gx[i0 + w] = 0f;
+                        gx[i0 + w + 1] = 0f;
+                        gx[i0 + (int) off[offAt + row + q]] = g[gAt + row + q];
+                    }
+                    break;
                 }
+                FloatVector gv = FloatVector.fromArray(S, g, gAt + row + jj).rearrange(PAIRS);
+                FloatVector ov = FloatVector.fromArray(S, off, offAt + row + jj).rearrange(PAIRS);
+                zero.blend(gv, ov.compare(VectorOperators.EQ, COLUMN)).intoArray(gx, r0 + 2 * jj);
+                zero.blend(gv, ov.compare(VectorOperators.EQ, bottom)).intoArray(gx, r0 + w + 2 * jj);
             }
-            out[row + j] = max;
-            off[row + j] = best;
+            for (int c = 2 * outW; c < w; c++) {
+                gx[r0 + c] = 0f;
+                gx[r0 + w + c] = 0f;
+            }
         }
+        java.util.Arrays.fill(gx, dst + 2 * outH * w, dst + h * w, 0f);
     }
 
     /**
