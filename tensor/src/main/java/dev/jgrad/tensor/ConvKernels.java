@@ -68,7 +68,7 @@ public final class ConvKernels {
         // (OC, P) block of the output, which starts as the bias (no buffer, no copy, no pass for the bias).
         int chunks = per <= PER_SAMPLE_MAX_K ? n : chunks(per, p, n);
         // With several chunks (the threads take whole chunks), the weight is packed once for all of them.
-        PackedGemm.PackedA wp = chunks > 1 ? PackedGemm.packWhole(Simd.GEMM, oc, per, wa, 0, per, 1) : null;
+        PackedGemm.PackedA wp = chunks > 1 ? PackedGemm.packWhole(Simd.gemmFor(oc), oc, per, wa, 0, per, 1) : null;
         Parallel.forEachTask(chunks, (lo, hi) -> {
             for (int t = lo; t < hi; t++) {
                 int s0 = first(t, chunks, n);
@@ -132,7 +132,7 @@ public final class ConvKernels {
         float[] dWParts = needs[1] ? Tensor.zeros(DType.FLOAT32, parts, oc * per).storage.f() : null;
         double[] dBParts = needs[2] ? new double[parts * oc] : null;
         // With several chunks (the threads take whole parts), W^T is packed once for every chunk's input gradient.
-        PackedGemm.PackedA wtp = dX != null && chunks > 1 ? PackedGemm.packWhole(Simd.GEMM, per, oc, wa, 0, 1, per) : null;
+        PackedGemm.PackedA wtp = dX != null && chunks > 1 ? PackedGemm.packWhole(Simd.gemmFor(per), per, oc, wa, 0, 1, per) : null;
         Parallel.forEachTask(parts, (lo, hi) -> {
             for (int part = lo; part < hi; part++) {
                 float[] dWTo = dWParts;

@@ -29,7 +29,7 @@ final class Gemm {
     private static void sgemm(boolean overwrite, int n, int k, int p, float[] a, int ao, int ars, int acs, float[] b, int bo, int brs,
                               int bcs, float[] c, int co, int crs) {
         if ((long) n * k * p >= SMALL) {
-            PackedGemm.sgemm(Simd.GEMM, overwrite, n, k, p, a, ao, ars, acs, b, bo, brs, bcs, c, co, crs);
+            PackedGemm.sgemm(Simd.gemmFor(n), overwrite, n, k, p, a, ao, ars, acs, b, bo, brs, bcs, c, co, crs);
             return;
         }
         if (overwrite) {

@@ -8,7 +8,9 @@ package dev.jgrad.tensor;
  */
 public final class Simd {
     static final boolean ENABLED = detect();
-    static final MicroKernel GEMM = ENABLED ? vectorKernel() : new ScalarMicroKernel();
+    static final MicroKernel GEMM = ENABLED ? vectorKernel(0) : new ScalarMicroKernel();
+    /** The 8-row vector kernel where the CPU has AVX-512 (else {@link #GEMM}). */
+    static final MicroKernel GEMM_8 = ENABLED && GEMM.mr() == 12 ? vectorKernel(8) : GEMM;
 
     private Simd() {
     }
@@ -28,12 +30,25 @@ public final class Simd {
         }
     }
 
-    private static MicroKernel vectorKernel() {
+    /** The vector kernel of {@code rows} rows (0: its usual height), or the plain one where it cannot be loaded. */
+    private static MicroKernel vectorKernel(int rows) {
         try {
-            return (MicroKernel) Class.forName("dev.jgrad.tensor.VectorMicroKernel").getDeclaredConstructor().newInstance();
+            Class<?> k = Class.forName("dev.jgrad.tensor.VectorMicroKernel");
+            return (MicroKernel) (rows == 0 ? k.getDeclaredConstructor().newInstance() : k.getDeclaredConstructor(int.class).newInstance(rows));
         } catch (ReflectiveOperationException | LinkageError e) {
             return new ScalarMicroKernel();
         }
+    }
+
+    /**
+     * The kernel for a product of n rows: the usual one, or the 8-row one where n is a multiple of 8 that the usual
+     * 12-row tiles would cover with more than 5% of padding (n = 64: a sixth tile of 4 rows, which costs as much as a
+     * whole one; a 64-row product took as long as a 72-row one).
+     */
+    static MicroKernel gemmFor(int n) {
+        int mr = GEMM.mr();
+        int padding = (n + mr - 1) / mr * mr - n;
+        return GEMM_8 != GEMM && n % 8 == 0 && padding * 20 > n ? GEMM_8 : GEMM;
     }
 
     /** Whether the Vector API kernels are in use. */

@@ -25,13 +25,33 @@ import jdk.incubator.vector.VectorSpecies;
 final class VectorMicroKernel implements MicroKernel {
     static final VectorSpecies<Float> S = FloatVector.SPECIES_PREFERRED;
     static final int L = S.length();
+    /** The usual tile height: 12 rows with AVX-512's 32 registers, 6 with AVX2's 16. */
     static final int MR = L >= 16 ? 12 : 6;
     static final int NR = 2 * L;
     private static final ThreadLocal<float[]> SCRATCH = ThreadLocal.withInitial(() -> new float[MR * NR]);
 
+    /** This kernel's tile height: {@link #MR}, or 8 (AVX-512 only) for products of a multiple of 8 rows. */
+    private final int rows;
+
+    VectorMicroKernel() {
+        this(MR);
+    }
+
+    /**
+     * A kernel of {@code rows} rows: MR, or 8 where the CPU has AVX-512. An 8-row tile suits a product of 64 rows
+     * (an attention head's, a convolution's 64 channels), which 12-row tiles cover with a sixth tile of 4 rows that
+     * costs as much as a whole one.
+     */
+    VectorMicroKernel(int rows) {
+        if (rows != MR && !(rows == 8 && L >= 16)) {
+            throw new IllegalArgumentException("a vector micro-kernel has " + MR + (L >= 16 ? " or 8" : "") + " rows, not " + rows);
+        }
+        this.rows = rows;
+    }
+
     @Override
     public int mr() {
-        return MR;
+        return rows;
     }
 
     @Override
@@ -41,11 +61,11 @@ final class VectorMicroKernel implements MicroKernel {
 
     @Override
     public void run(int kc, float[] ap, int ao, float[] bp, int bo, int bk, float[] c, int co, int crs, int rows, int cols, boolean overwrite) {
-        if (rows == MR && cols == NR) {
+        if (rows == this.rows && cols == NR) {
             if (overwrite) {
                 // The kernels add into C's tile: zero it first, while it is going into the first-level cache anyway.
                 FloatVector z = FloatVector.zero(S);
-                for (int r = 0, at = co; r < MR; r++, at += crs) {
+                for (int r = 0, at = co; r < rows; r++, at += crs) {
                     z.intoArray(c, at);
                     z.intoArray(c, at + L);
                 }
@@ -57,7 +77,7 @@ final class VectorMicroKernel implements MicroKernel {
         // packed as zeros), then add the part inside C. The kernels themselves have no branch on the
         // tile's size: one the JIT had never seen taken would send them back to the interpreter.
         float[] t = SCRATCH.get();
-        java.util.Arrays.fill(t, 0f);
+        java.util.Arrays.fill(t, 0, this.rows * NR, 0f);
         full(kc, ap, ao, bp, bo, bk, t, 0, NR);
         for (int r = 0; r < rows; r++) {
             int row = co + r * crs;
@@ -122,8 +142,14 @@ final class VectorMicroKernel implements MicroKernel {
         }
     }
 
-    private static void full(int kc, float[] ap, int ao, float[] bp, int bo, int bk, float[] c, int co, int crs) {
-        if (MR == 12) {
+    private void full(int kc, float[] ap, int ao, float[] bp, int bo, int bk, float[] c, int co, int crs) {
+        if (rows == 8) {
+            if (bk == NR) {
+                k8Packed(kc, ap, ao, bp, bo, c, co, crs);
+            } else {
+                k8InPlaceB(kc, ap, ao, bp, bo, bk, c, co, crs);
+            }
+        } else if (MR == 12) {
             if (bk == NR) {
                 k12Packed(kc, ap, ao, bp, bo, c, co, crs);
             } else {
@@ -359,5 +385,107 @@ final class VectorMicroKernel implements MicroKernel {
         c101.intoArray(c, co + 10 * crs + L);
         c110.intoArray(c, co + 11 * crs);
         c111.intoArray(c, co + 11 * crs + L);
+    }
+
+    /** A full 8 x (2 vectors) tile from a packed sliver of A and a packed sliver of B: every stride a constant. */
+    private static void k8Packed(int kc, float[] ap, int ao, float[] bp, int bo, float[] c, int co, int crs) {
+        FloatVector c00 = FloatVector.fromArray(S, c, co); FloatVector c01 = FloatVector.fromArray(S, c, co + L);
+        FloatVector c10 = FloatVector.fromArray(S, c, co + 1 * crs); FloatVector c11 = FloatVector.fromArray(S, c, co + 1 * crs + L);
+        FloatVector c20 = FloatVector.fromArray(S, c, co + 2 * crs); FloatVector c21 = FloatVector.fromArray(S, c, co + 2 * crs + L);
+        FloatVector c30 = FloatVector.fromArray(S, c, co + 3 * crs); FloatVector c31 = FloatVector.fromArray(S, c, co + 3 * crs + L);
+        FloatVector c40 = FloatVector.fromArray(S, c, co + 4 * crs); FloatVector c41 = FloatVector.fromArray(S, c, co + 4 * crs + L);
+        FloatVector c50 = FloatVector.fromArray(S, c, co + 5 * crs); FloatVector c51 = FloatVector.fromArray(S, c, co + 5 * crs + L);
+        FloatVector c60 = FloatVector.fromArray(S, c, co + 6 * crs); FloatVector c61 = FloatVector.fromArray(S, c, co + 6 * crs + L);
+        FloatVector c70 = FloatVector.fromArray(S, c, co + 7 * crs); FloatVector c71 = FloatVector.fromArray(S, c, co + 7 * crs + L);
+        for (int k = 0; k < kc; k++) {
+            int a = ao + k * 8;
+            int b = bo + k * NR;
+            FloatVector b0 = FloatVector.fromArray(S, bp, b);
+            FloatVector b1 = FloatVector.fromArray(S, bp, b + L);
+            FloatVector a0 = FloatVector.broadcast(S, ap[a]);
+            c00 = a0.fma(b0, c00); c01 = a0.fma(b1, c01);
+            FloatVector a1 = FloatVector.broadcast(S, ap[a + 1]);
+            c10 = a1.fma(b0, c10); c11 = a1.fma(b1, c11);
+            FloatVector a2 = FloatVector.broadcast(S, ap[a + 2]);
+            c20 = a2.fma(b0, c20); c21 = a2.fma(b1, c21);
+            FloatVector a3 = FloatVector.broadcast(S, ap[a + 3]);
+            c30 = a3.fma(b0, c30); c31 = a3.fma(b1, c31);
+            FloatVector a4 = FloatVector.broadcast(S, ap[a + 4]);
+            c40 = a4.fma(b0, c40); c41 = a4.fma(b1, c41);
+            FloatVector a5 = FloatVector.broadcast(S, ap[a + 5]);
+            c50 = a5.fma(b0, c50); c51 = a5.fma(b1, c51);
+            FloatVector a6 = FloatVector.broadcast(S, ap[a + 6]);
+            c60 = a6.fma(b0, c60); c61 = a6.fma(b1, c61);
+            FloatVector a7 = FloatVector.broadcast(S, ap[a + 7]);
+            c70 = a7.fma(b0, c70); c71 = a7.fma(b1, c71);
+        }
+        // Written out, not a helper: a vector passed to a method the JIT does not inline is boxed.
+        c00.intoArray(c, co);
+        c01.intoArray(c, co + L);
+        c10.intoArray(c, co + 1 * crs);
+        c11.intoArray(c, co + 1 * crs + L);
+        c20.intoArray(c, co + 2 * crs);
+        c21.intoArray(c, co + 2 * crs + L);
+        c30.intoArray(c, co + 3 * crs);
+        c31.intoArray(c, co + 3 * crs + L);
+        c40.intoArray(c, co + 4 * crs);
+        c41.intoArray(c, co + 4 * crs + L);
+        c50.intoArray(c, co + 5 * crs);
+        c51.intoArray(c, co + 5 * crs + L);
+        c60.intoArray(c, co + 6 * crs);
+        c61.intoArray(c, co + 6 * crs + L);
+        c70.intoArray(c, co + 7 * crs);
+        c71.intoArray(c, co + 7 * crs + L);
+    }
+
+    /** A full 8 x (2 vectors) tile from a packed sliver of A and rows of B read in place, {@code bk} apart. */
+    private static void k8InPlaceB(int kc, float[] ap, int ao, float[] bp, int bo, int bk, float[] c, int co, int crs) {
+        FloatVector c00 = FloatVector.fromArray(S, c, co); FloatVector c01 = FloatVector.fromArray(S, c, co + L);
+        FloatVector c10 = FloatVector.fromArray(S, c, co + 1 * crs); FloatVector c11 = FloatVector.fromArray(S, c, co + 1 * crs + L);
+        FloatVector c20 = FloatVector.fromArray(S, c, co + 2 * crs); FloatVector c21 = FloatVector.fromArray(S, c, co + 2 * crs + L);
+        FloatVector c30 = FloatVector.fromArray(S, c, co + 3 * crs); FloatVector c31 = FloatVector.fromArray(S, c, co + 3 * crs + L);
+        FloatVector c40 = FloatVector.fromArray(S, c, co + 4 * crs); FloatVector c41 = FloatVector.fromArray(S, c, co + 4 * crs + L);
+        FloatVector c50 = FloatVector.fromArray(S, c, co + 5 * crs); FloatVector c51 = FloatVector.fromArray(S, c, co + 5 * crs + L);
+        FloatVector c60 = FloatVector.fromArray(S, c, co + 6 * crs); FloatVector c61 = FloatVector.fromArray(S, c, co + 6 * crs + L);
+        FloatVector c70 = FloatVector.fromArray(S, c, co + 7 * crs); FloatVector c71 = FloatVector.fromArray(S, c, co + 7 * crs + L);
+        for (int k = 0; k < kc; k++) {
+            int a = ao + k * 8;
+            int b = bo + k * bk;
+            FloatVector b0 = FloatVector.fromArray(S, bp, b);
+            FloatVector b1 = FloatVector.fromArray(S, bp, b + L);
+            FloatVector a0 = FloatVector.broadcast(S, ap[a]);
+            c00 = a0.fma(b0, c00); c01 = a0.fma(b1, c01);
+            FloatVector a1 = FloatVector.broadcast(S, ap[a + 1]);
+            c10 = a1.fma(b0, c10); c11 = a1.fma(b1, c11);
+            FloatVector a2 = FloatVector.broadcast(S, ap[a + 2]);
+            c20 = a2.fma(b0, c20); c21 = a2.fma(b1, c21);
+            FloatVector a3 = FloatVector.broadcast(S, ap[a + 3]);
+            c30 = a3.fma(b0, c30); c31 = a3.fma(b1, c31);
+            FloatVector a4 = FloatVector.broadcast(S, ap[a + 4]);
+            c40 = a4.fma(b0, c40); c41 = a4.fma(b1, c41);
+            FloatVector a5 = FloatVector.broadcast(S, ap[a + 5]);
+            c50 = a5.fma(b0, c50); c51 = a5.fma(b1, c51);
+            FloatVector a6 = FloatVector.broadcast(S, ap[a + 6]);
+            c60 = a6.fma(b0, c60); c61 = a6.fma(b1, c61);
+            FloatVector a7 = FloatVector.broadcast(S, ap[a + 7]);
+            c70 = a7.fma(b0, c70); c71 = a7.fma(b1, c71);
+        }
+        // Written out, not a helper: a vector passed to a method the JIT does not inline is boxed.
+        c00.intoArray(c, co);
+        c01.intoArray(c, co + L);
+        c10.intoArray(c, co + 1 * crs);
+        c11.intoArray(c, co + 1 * crs + L);
+        c20.intoArray(c, co + 2 * crs);
+        c21.intoArray(c, co + 2 * crs + L);
+        c30.intoArray(c, co + 3 * crs);
+        c31.intoArray(c, co + 3 * crs + L);
+        c40.intoArray(c, co + 4 * crs);
+        c41.intoArray(c, co + 4 * crs + L);
+        c50.intoArray(c, co + 5 * crs);
+        c51.intoArray(c, co + 5 * crs + L);
+        c60.intoArray(c, co + 6 * crs);
+        c61.intoArray(c, co + 6 * crs + L);
+        c70.intoArray(c, co + 7 * crs);
+        c71.intoArray(c, co + 7 * crs + L);
     }
 }

@@ -46,21 +46,35 @@ class LinalgTest {
         }
     }
 
-    /** The Vector API micro-kernel against the plain-Java one, through the same packing, on edge-heavy shapes. */
+    /** The plain-Java kernel, then the vector kernels (the usual one, and the 8-row one where there is one). */
+    private static MicroKernel[] kernels() {
+        if (!Simd.ENABLED) {
+            return new MicroKernel[] {new ScalarMicroKernel()};
+        }
+        return Simd.GEMM_8 == Simd.GEMM ? new MicroKernel[] {new ScalarMicroKernel(), Simd.GEMM}
+                : new MicroKernel[] {new ScalarMicroKernel(), Simd.GEMM, Simd.GEMM_8};
+    }
+
+    /** The Vector API micro-kernels against the plain-Java one, through the same packing, on edge-heavy shapes. */
     @Test
     void vectorKernelAgreesWithThePlainKernel() {
         VectorKernelsRequired.check();
         Generator g = new Generator(21);
-        int[][] shapes = {{1, 1, 1}, {13, 7, 33}, {12, 512, 32}, {25, 600, 65}, {100, 3, 70}, {7, 1030, 5}, {20, 100, 400}, {16, 4100, 40}};
+        int[][] shapes = {{1, 1, 1}, {13, 7, 33}, {12, 512, 32}, {25, 600, 65}, {100, 3, 70}, {7, 1030, 5}, {20, 100, 400}, {16, 4100, 40},
+            {64, 32, 64}, {64, 288, 363}, {8, 64, 32}};
+        MicroKernel[] kernels = kernels();
         for (int[] s : shapes) {
             Tensor a = Tensor.randn(g, s[0], s[1]);
             Tensor b = Tensor.randn(g, s[1], s[2]);
             float[] plain = new float[s[0] * s[2]];
-            float[] vector = new float[s[0] * s[2]];
-            PackedGemm.sgemm(new ScalarMicroKernel(), s[0], s[1], s[2], a.storage.f(), 0, s[1], 1, b.storage.f(), 0, s[2], 1, plain, 0, s[2]);
-            PackedGemm.sgemm(Simd.GEMM, s[0], s[1], s[2], a.storage.f(), 0, s[1], 1, b.storage.f(), 0, s[2], 1, vector, 0, s[2]);
-            for (int i = 0; i < plain.length; i++) {
-                assertEquals(plain[i], vector[i], 1e-4 * Math.sqrt(s[1]) * (1 + Math.abs(plain[i])), "shape " + java.util.Arrays.toString(s) + " element " + i);
+            PackedGemm.sgemm(kernels[0], s[0], s[1], s[2], a.storage.f(), 0, s[1], 1, b.storage.f(), 0, s[2], 1, plain, 0, s[2]);
+            for (int v = 1; v < kernels.length; v++) {
+                float[] vector = new float[s[0] * s[2]];
+                PackedGemm.sgemm(kernels[v], s[0], s[1], s[2], a.storage.f(), 0, s[1], 1, b.storage.f(), 0, s[2], 1, vector, 0, s[2]);
+                for (int i = 0; i < plain.length; i++) {
+                    assertEquals(plain[i], vector[i], 1e-4 * Math.sqrt(s[1]) * (1 + Math.abs(plain[i])),
+                            "shape " + java.util.Arrays.toString(s) + ", " + kernels[v].mr() + "-row kernel, element " + i);
+                }
             }
         }
         // The dot-product kernels, rows and columns cut at 1, 2 and 3, k with and without a tail of lanes.
@@ -90,9 +104,9 @@ class LinalgTest {
     @Test
     void productIntoOverwritesWhatCHeldOnEveryPath() {
         Generator g = new Generator(23);
-        // small, k = 0, direct, wide, split along k, blocked over two panels of k, dots.
-        int[][] shapes = {{3, 5, 7}, {6, 0, 9}, {17, 9, 33}, {20, 100, 400}, {16, 4100, 40}, {70, 600, 300}, {32, 5000, 9}};
-        MicroKernel[] kernels = Simd.ENABLED ? new MicroKernel[] {new ScalarMicroKernel(), Simd.GEMM} : new MicroKernel[] {new ScalarMicroKernel()};
+        // small, k = 0, direct, wide, split along k, blocked over two panels of k, dots; 64 rows (8-row tiles).
+        int[][] shapes = {{3, 5, 7}, {6, 0, 9}, {17, 9, 33}, {20, 100, 400}, {16, 4100, 40}, {70, 600, 300}, {32, 5000, 9}, {64, 40, 70}};
+        MicroKernel[] kernels = kernels();
         for (int[] s : shapes) {
             Tensor a = Tensor.randn(g, s[0], s[1]);
             Tensor b = Tensor.randn(g, s[1], s[2]);
@@ -110,7 +124,7 @@ class LinalgTest {
                     java.util.Arrays.fill(added, 1f);
                     PackedGemm.sgemm(kernel, false, s[0], s[1], s[2], a.storage.f(), 0, s[1], 1, bb.storage.f(), bb.offset, bb.strides[0],
                             bb.strides[1], added, 0, crs);
-                    String what = java.util.Arrays.toString(s) + " " + kernel.getClass().getSimpleName() + (bb == b ? "" : " transposed B");
+                    String what = java.util.Arrays.toString(s) + " " + kernel.mr() + "-row kernel" + (bb == b ? "" : " transposed B");
                     for (int i = 0; i < s[0]; i++) {
                         for (int j = 0; j < crs; j++) {
                             float got = c[i * crs + j];
@@ -156,8 +170,8 @@ class LinalgTest {
     @Test
     void aPackedOnceMultipliesLikeThePlainProduct() {
         Generator g = new Generator(29);
-        int[][] shapes = {{1, 1, 1}, {13, 7, 33}, {64, 288, 121}, {25, 600, 65}, {7, 1100, 40}, {30, 0, 5}};
-        MicroKernel[] kernels = Simd.ENABLED ? new MicroKernel[] {new ScalarMicroKernel(), Simd.GEMM} : new MicroKernel[] {new ScalarMicroKernel()};
+        int[][] shapes = {{1, 1, 1}, {13, 7, 33}, {64, 288, 121}, {25, 600, 65}, {7, 1100, 40}, {30, 0, 5}, {40, 600, 70}};
+        MicroKernel[] kernels = kernels();
         for (int[] s : shapes) {
             Tensor a = Tensor.randn(g, s[0], s[1]);
             Tensor b = Tensor.randn(g, s[1], s[2]);
@@ -174,7 +188,7 @@ class LinalgTest {
                         PackedGemm.sgemmPacked(packed, false, s[2], bb.storage.f(), 0, bb.strides[0], bb.strides[1], added, 0, s[2]);
                         for (int i = 0; i < c.length; i++) {
                             double tol = 1e-4 * Math.sqrt(Math.max(1, s[1])) * (1 + Math.abs(ref[i]));
-                            String what = java.util.Arrays.toString(s) + " " + kernel.getClass().getSimpleName() + " element " + i;
+                            String what = java.util.Arrays.toString(s) + " " + kernel.mr() + "-row kernel, element " + i;
                             assertEquals(ref[i], c[i], tol, what);
                             assertEquals(ref[i] + 2, added[i], tol, what + " (added)");
                         }
