@@ -12,37 +12,43 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 /**
  * Float32 attention runs the fused masked softmax, float64 the composite of scale, masked fill and softmax:
  * values and the gradients of q, k and v must agree for every kind of bool mask, rows with every key masked
- * included. B=2, H=3, T=5, S=7, d=4.
+ * included. B=2, H=3, d=4, with T=5 queries over S=7 keys (rows shorter than a vector), and 19 over 37 (two
+ * vectors of keys and a tail).
  */
 class FusedAttentionTest {
     private static final int B = 2;
     private static final int H = 3;
-    private static final int T = 5;
-    private static final int S = 7;
     private static final int D = 4;
 
     @Test
     void theFusedFloat32WeightsAgreeWithTheComposite() {
+        for (int[] sizes : new int[][] {{5, 7}, {19, 37}}) {
+            agree(sizes[0], sizes[1]);
+        }
+    }
+
+    /** The fused and composite weights for tq queries over sk keys. */
+    private static void agree(int tq, int sk) {
         Generator gen = new Generator(41);
-        boolean[] pad = new boolean[B * S];
-        for (int j = 4; j < S; j++) {
-            pad[j] = true; // batch 0: keys 4-6 are padding
+        boolean[] pad = new boolean[B * sk];
+        for (int j = 4; j < sk; j++) {
+            pad[j] = true; // batch 0: keys 4 and on are padding
         }
-        for (int j = 0; j < S; j++) {
-            pad[S + j] = true; // batch 1: every key is padding, so every row is empty
+        for (int j = 0; j < sk; j++) {
+            pad[sk + j] = true; // batch 1: every key is padding, so every row is empty
         }
-        Tensor padding = Tensor.of(pad, B, 1, 1, S);
-        Tensor rowMask = Tensor.randn(gen, T, S).gt(0.8);
+        Tensor padding = Tensor.of(pad, B, 1, 1, sk);
+        Tensor rowMask = Tensor.randn(gen, tq, sk).gt(0.8);
         Object[][] cases = {{null, false, Double.NaN}, {padding, false, Double.NaN}, {null, true, Double.NaN}, {padding, true, 0.3},
             {rowMask, false, Double.NaN}, {rowMask, true, 2.0}};
         for (Object[] c : cases) {
             Tensor mask = (Tensor) c[0];
             boolean causal = (Boolean) c[1];
             double scale = (Double) c[2];
-            Tensor q = Tensor.randn(gen, B, H, T, D);
-            Tensor k = Tensor.randn(gen, B, H, S, D);
-            Tensor v = Tensor.randn(gen, B, H, S, D);
-            Tensor weights = Tensor.randn(gen, B, H, T, D);
+            Tensor q = Tensor.randn(gen, B, H, tq, D);
+            Tensor k = Tensor.randn(gen, B, H, sk, D);
+            Tensor v = Tensor.randn(gen, B, H, sk, D);
+            Tensor weights = Tensor.randn(gen, B, H, tq, D);
             Variable[][] in = new Variable[2][];
             Variable[] out = new Variable[2];
             for (int r = 0; r < 2; r++) {
@@ -51,7 +57,8 @@ class FusedAttentionTest {
                 out[r] = Attention.scaledDotProduct(in[r][0], in[r][1], in[r][2], mask, causal, scale);
                 out[r].mul(Variable.of(weights.to(dt))).sum().backward();
             }
-            String label = (mask == null ? "no mask" : mask == padding ? "padding" : "row mask") + (causal ? ", causal" : "") + ", scale " + scale;
+            String label = tq + " x " + sk + ", " + (mask == null ? "no mask" : mask == padding ? "padding" : "row mask") + (causal ? ", causal" : "")
+                    + ", scale " + scale;
             assertArrayEquals(out[1].data().toDoubleArray(), out[0].data().toDoubleArray(), 1e-5, label);
             for (int i = 0; i < 3; i++) {
                 assertArrayEquals(in[1][i].grad().toDoubleArray(), in[0][i].grad().toDoubleArray(), 1e-4, label + ": gradient " + "qkv".charAt(i));

@@ -7,6 +7,8 @@ package dev.jgrad.tensor;
  * row with every position masked gets zero weights (and a zero gradient), as attention wants.
  */
 public final class MaskedSoftmax {
+    private static final boolean VECTOR = Simd.ENABLED;
+
     private MaskedSoftmax() {
     }
 
@@ -44,11 +46,16 @@ public final class MaskedSoftmax {
                 int mo = m == null ? 0 : rowOffset(m, r);
                 // Positions from 'seen' on are past the query's own (causal); without a causal mask, none are.
                 int seen = causal ? r % queries + 1 : len;
-                boolean any = false;
-                for (int j = 0; j < len; j++) {
-                    boolean out0 = j >= seen || (mb != null && mb[mo + j * ms]);
-                    o[row + j] = out0 ? Float.NEGATIVE_INFINITY : a[row + j] * sc;
-                    any |= !out0;
+                boolean any;
+                if (VECTOR && (mb == null || ms == 1)) {
+                    any = VectorElementwise.maskedScale(a, row, mb, mo, seen, sc, o, row, len);
+                } else {
+                    any = false;
+                    for (int j = 0; j < len; j++) {
+                        boolean out0 = j >= seen || (mb != null && mb[mo + j * ms]);
+                        o[row + j] = out0 ? Float.NEGATIVE_INFINITY : a[row + j] * sc;
+                        any |= !out0;
+                    }
                 }
                 if (any) {
                     Reduce.softmaxRowF(o, row, 1, o, row, 1, len, false);
@@ -73,6 +80,10 @@ public final class MaskedSoftmax {
         Parallel.forRange(rows, Math.max(1, Iter.PARALLEL_MIN / Math.max(1, len)), (lo, hi) -> {
             for (int r = lo; r < hi; r++) {
                 int row = r * len;
+                if (VECTOR) {
+                    VectorElementwise.softmaxGradient(gs, row, ys, row, sc, d, row, len);
+                    continue;
+                }
                 double dot = 0;
                 for (int j = 0; j < len; j++) {
                     dot += gs[row + j] * ys[row + j];

@@ -2,6 +2,7 @@ package dev.jgrad.tensor;
 
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.IntVector;
+import jdk.incubator.vector.VectorMask;
 import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
 
@@ -410,6 +411,63 @@ final class VectorElementwise {
             s += a[off + i];
         }
         return s;
+    }
+
+    /** Lane i holds i: the positions of a row's first vector, for a causal mask. */
+    private static final FloatVector IOTA = FloatVector.fromArray(S, iota(), 0);
+
+    private static float[] iota() {
+        float[] f = new float[L];
+        for (int i = 0; i < L; i++) {
+            f[i] = i;
+        }
+        return f;
+    }
+
+    /**
+     * Attention's scores before their softmax: {@code o[j] = a[j] * sc}, or -inf where {@code m[mo + j]} (null: no mask)
+     * or {@code j >= seen} (the causal mask's positions past the query's own). Whether any position is left.
+     */
+    static boolean maskedScale(float[] a, int ao, boolean[] m, int mo, int seen, float sc, float[] o, int oo, int n) {
+        FloatVector inf = FloatVector.broadcast(S, Float.NEGATIVE_INFINITY);
+        boolean any = false;
+        int j = 0;
+        for (int bound = S.loopBound(n); j < bound; j += L) {
+            VectorMask<Float> out = IOTA.add((float) j).compare(VectorOperators.GE, (float) seen);
+            if (m != null) {
+                out = out.or(VectorMask.fromArray(S, m, mo + j));
+            }
+            any |= !out.allTrue();
+            FloatVector.fromArray(S, a, ao + j).mul(sc).blend(inf, out).intoArray(o, oo + j);
+        }
+        for (; j < n; j++) {
+            boolean out = j >= seen || (m != null && m[mo + j]);
+            o[oo + j] = out ? Float.NEGATIVE_INFINITY : a[ao + j] * sc;
+            any |= !out;
+        }
+        return any;
+    }
+
+    /** The gradient of a softmax row's input from its output y and the output's gradient g: {@code d = sc y (g - sum(g y))}. */
+    static void softmaxGradient(float[] g, int go, float[] y, int yo, float sc, float[] d, int dOff, int n) {
+        FloatVector acc = FloatVector.zero(S);
+        int j = 0;
+        for (int bound = S.loopBound(n); j < bound; j += L) {
+            acc = FloatVector.fromArray(S, g, go + j).fma(FloatVector.fromArray(S, y, yo + j), acc);
+        }
+        double dot = addLanes(acc);
+        for (int t = j; t < n; t++) {
+            dot += g[go + t] * y[yo + t];
+        }
+        float dt = (float) dot;
+        j = 0;
+        for (int bound = S.loopBound(n); j < bound; j += L) {
+            FloatVector yv = FloatVector.fromArray(S, y, yo + j);
+            FloatVector.fromArray(S, g, go + j).sub(dt).mul(yv).mul(sc).intoArray(d, dOff + j);
+        }
+        for (; j < n; j++) {
+            d[dOff + j] = sc * y[yo + j] * (g[go + j] - dt);
+        }
     }
 
     /** Softmax (or log-softmax) of a unit-stride row of n floats into a unit-stride row. */
