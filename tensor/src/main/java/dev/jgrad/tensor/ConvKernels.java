@@ -14,9 +14,8 @@ public final class ConvKernels {
     static final int PER_SAMPLE_MAX_K = 64;
     /**
      * The most floats of columns in one chunk, about a core's second-level cache: 1 MB where the CPU has 512-bit
-     * vectors (Zen 4 and 5, Xeons since Skylake-SP: 1-2 MB of L2 a core), else 512 KB (Zen 1-3: 512 KB). Java cannot
-     * ask the cache's size, and a virtual machine often hides it. On a Zen 5 with 1 MB, W8's second layer took
-     * 4.3-4.9 ms backward at 2 threads with 1 MB chunks against 5.1-5.2 with 512 KB; on a Zen 1, 512 KB was best.
+     * vectors (Zen 4 and 5, Xeons since Skylake-SP: 1-2 MB of L2 a core), else 512 KB (Zen 1-3). Java cannot ask the
+     * cache's size, and a virtual machine often hides it; the README has the measurements.
      */
     static final int CHUNK_FLOATS = Simd.GEMM.nr() >= 32 ? 1 << 18 : 1 << 17;
     /**

@@ -410,7 +410,7 @@ final class PackedGemm {
             int rows = Math.min(mr, mc - ir);
             int src = ao + ir * ars;
             // Each layout is a small method of its own, compiled on its own terms: as branches of one method, the
-            // row-major copy ran at 0.5-1.0 ns a float from one JVM to the next, on its own at 0.2-0.3.
+            // row-major copy was compiled worse, and differently from one JVM to the next (README).
             if (rows == 6 && mr == 6) {
                 packSix(a, src, ars, acs, kc, ap, base);
             } else if (acs == 1) {

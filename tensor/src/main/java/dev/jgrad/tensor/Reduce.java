@@ -296,8 +296,8 @@ final class Reduce {
     /**
      * Sums over the leading dims of a contiguous float32 x, the trailing ones kept (a bias's gradient, {@code g.sum(0)}):
      * x as {@code (R, C)} rows, added a run of up to {@link #COLUMN_RUN} rows at a time in float vectors, each run's
-     * sums then added into double sums. The general loop added each element into a double one at a time, a twentieth
-     * of the speed (7% of an attention step's main thread). False where this does not apply.
+     * sums then added into double sums, where the general loop adds each element into a double one at a time. False
+     * where this does not apply.
      */
     private static boolean columnSums(Op op, Tensor x, boolean[] red, int count, Tensor r) {
         if (x.dtype() != DType.FLOAT32 || !x.isContiguous() || count == 0) {
