@@ -337,26 +337,16 @@ public final class ConvKernels {
 
     /**
      * {@code dst[to + r dstStride + j sw] += src[from + r srcStride + j]} for {@code r < rows}, {@code j < len}: the column
-     * gradients of one kernel position added back row after row (rows of 11 floats: whole vectors where a row has them).
+     * gradients of one kernel position added back row after row.
      */
     private static void addRows(float[] src, int from, int srcStride, float[] dst, int to, int dstStride, int sw, int rows, int len) {
-        if (sw != 1) {
-            for (int r = 0; r < rows; r++) {
-                for (int j = 0; j < len; j++) {
-                    dst[to + r * dstStride + j * sw] += src[from + r * srcStride + j];
-                }
-            }
-        } else if (VECTOR && len >= VectorRows.L) {
-            for (int r = 0; r < rows; r++) {
+        for (int r = 0; r < rows; r++) {
+            if (VECTOR && sw == 1) {
                 VectorRows.add(src, from + r * srcStride, dst, to + r * dstStride, len);
+                continue;
             }
-        } else {
-            for (int r = 0; r < rows; r++) {
-                int s = from + r * srcStride;
-                int d = to + r * dstStride;
-                for (int j = 0; j < len; j++) {
-                    dst[d + j] += src[s + j];
-                }
+            for (int j = 0; j < len; j++) {
+                dst[to + r * dstStride + j * sw] += src[from + r * srcStride + j];
             }
         }
     }

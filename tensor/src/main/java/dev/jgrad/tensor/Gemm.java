@@ -26,8 +26,9 @@ final class Gemm {
         sgemm(true, n, k, p, a, ao, ars, acs, b, bo, brs, bcs, c, co, crs);
     }
 
-    private static void sgemm(boolean overwrite, int n, int k, int p, float[] a, int ao, int ars, int acs, float[] b, int bo, int brs,
-                              int bcs, float[] c, int co, int crs) {
+    /** {@code C = A B} when {@code overwrite}, else {@code C += A B}. */
+    static void sgemm(boolean overwrite, int n, int k, int p, float[] a, int ao, int ars, int acs, float[] b, int bo, int brs,
+                      int bcs, float[] c, int co, int crs) {
         if ((long) n * k * p >= SMALL) {
             PackedGemm.sgemm(Simd.gemmFor(n), overwrite, n, k, p, a, ao, ars, acs, b, bo, brs, bcs, c, co, crs);
             return;

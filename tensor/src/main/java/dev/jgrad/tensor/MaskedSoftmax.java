@@ -12,14 +12,10 @@ public final class MaskedSoftmax {
     private MaskedSoftmax() {
     }
 
-    /** The weights, {@code x}'s shape; {@code mask} may be null. */
-    public static Tensor forward(Tensor x, Tensor mask, double scale) {
-        return forward(x, mask, false, scale);
-    }
-
     /**
-     * As {@link #forward(Tensor, Tensor, double)}, with {@code causal} also leaving out every position j past the row's
-     * own index i along the second-to-last dim (the causal mask, without making it or its union with {@code mask}).
+     * The weights, {@code x}'s shape; {@code mask} may be null. With {@code causal}, every position j past the row's own
+     * index i along the second-to-last dim is left out too (the causal mask, without making it or its union with
+     * {@code mask}).
      */
     public static Tensor forward(Tensor x, Tensor mask, boolean causal, double scale) {
         if (x.dtype() != DType.FLOAT32 || x.dim() == 0 || (mask != null && mask.dtype() != DType.BOOL)) {

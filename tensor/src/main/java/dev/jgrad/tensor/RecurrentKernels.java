@@ -168,11 +168,7 @@ public final class RecurrentKernels {
         int part = (int) Math.max(1, Math.min(k, PackedGemm.DIRECT_MAX_B / p));
         for (int k0 = 0; k0 < k; k0 += part) {
             int kc = Math.min(part, k - k0);
-            if (k0 == 0) {
-                Gemm.sgemmInto(n, kc, p, a, ao, ars, 1, b, 0, brs, 1, c, 0, p);
-            } else {
-                Gemm.sgemm(n, kc, p, a, ao + k0, ars, 1, b, k0 * brs, brs, 1, c, 0, p);
-            }
+            Gemm.sgemm(k0 == 0, n, kc, p, a, ao + k0, ars, 1, b, k0 * brs, brs, 1, c, 0, p);
         }
     }
 

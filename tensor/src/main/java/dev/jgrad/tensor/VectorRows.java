@@ -16,26 +16,16 @@ final class VectorRows {
     private VectorRows() {
     }
 
-    /** {@code len} rounded up to whole vectors: how far {@link #copyWhole} reads and writes. */
+    /** {@code len} rounded up to whole vectors: how far {@link #copyRows} reads and writes in each row. */
     static int span(int len) {
         return (len + L - 1) / L * L;
     }
 
     /**
-     * Copies {@code src[from, from + len)} to {@code dst[to, ...)} in whole vectors: it reads and writes up to
-     * {@code L - 1} floats past {@code len}. The caller keeps both inside their arrays and writes what lies past
-     * the row in {@code dst} afterwards.
-     */
-    static void copyWhole(float[] src, int from, float[] dst, int to, int len) {
-        for (int j = 0; j < len; j += L) {
-            FloatVector.fromArray(S, src, from + j).intoArray(dst, to + j);
-        }
-    }
-
-    /**
-     * {@link #copyWhole} of {@code rows} rows of {@code len} floats, {@code srcStride} and {@code dstStride} apart (a
-     * convolution's output rows of one kernel position): each row's overrun lands on the next row, which is written
-     * after it; the caller keeps the reads inside {@code src} and writes what lies past the last row.
+     * Copies {@code rows} rows of {@code len} floats, {@code srcStride} and {@code dstStride} apart (a convolution's
+     * output rows of one kernel position), each in whole vectors: it reads and writes up to {@code L - 1} floats past
+     * each row. A row's overrun lands on the next row, which is written after it; the caller keeps the reads inside
+     * {@code src} and writes what lies past the last row.
      */
     static void copyRows(float[] src, int from, int srcStride, float[] dst, int to, int dstStride, int rows, int len) {
         for (int r = 0; r < rows; r++) {
