@@ -118,6 +118,13 @@ class ConvolutionTest {
         // 72 columns x 676 positions per sample (padding 2 and 1, 49K floats): 11 samples in chunks of 1-2 or 3-4.
         assertFusedMatchesComposite(gen, Tensor.randn(gen, 11, 8, 24, 26), true, Tensor.randn(gen, 3, 8, 3, 3), null,
                 one, new int[] {2, 1}, one, true, "11 samples in unequal chunks");
+        // Input rows no wider than a vector (13 and 14 wide): col2im writes each input row once, from shifted column rows.
+        assertFusedMatchesComposite(gen, Tensor.randn(gen, 17, 32, 13, 13), true, Tensor.randn(gen, 7, 32, 3, 3), Tensor.randn(gen, 7),
+                one, new int[] {0, 0}, one, true, "13-wide rows, 17 samples");
+        assertFusedMatchesComposite(gen, Tensor.randn(gen, 9, 32, 14, 14), true, Tensor.randn(gen, 5, 32, 3, 3), null,
+                one, one, one, true, "14-wide rows padded by 1, 9 samples");
+        assertFusedMatchesComposite(gen, Tensor.randn(gen, 5, 40, 9, 7), true, Tensor.randn(gen, 4, 40, 2, 3), null,
+                one, new int[] {1, 3}, new int[] {3, 2}, true, "7-wide rows, dilated and padded unevenly");
         // A first layer (no input gradient): the weight's and bias's gradients per sample, in chunks of 16-37 samples.
         assertFusedMatchesComposite(gen, Tensor.randn(gen, 64, 1, 28, 28), false, Tensor.randn(gen, 6, 1, 3, 3), Tensor.randn(gen, 6),
                 one, one, one, true, "first layer, 64 samples");

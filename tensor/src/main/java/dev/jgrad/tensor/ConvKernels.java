@@ -30,7 +30,8 @@ public final class ConvKernels {
 
     /**
      * Floats past a chunk's columns in their buffer: im2col's whole-vector row copies may write that far past
-     * the last row (and within the columns, only over rows it writes afterwards).
+     * the last row (and within the columns, only over rows it writes afterwards). Column gradients also have as
+     * many before them: col2im's shifted whole-vector loads read up to a vector outside their rows.
      */
     private static final int SLACK = 64;
     private static final ThreadBuffer COLUMNS = new ThreadBuffer();
@@ -184,13 +185,13 @@ public final class ConvKernels {
                     }
                     // The columns are done with: their buffer takes the column gradients, so the chunk's working set stays
                     // one buffer of columns (second-level cache is a megabyte or less).
-                    float[] dCols = COLUMNS.get(per * gp + SLACK);
+                    float[] dCols = COLUMNS.get(SLACK + per * gp + SLACK);
                     if (wtp != null) {
-                        PackedGemm.sgemmPacked(wtp, true, gp, gy, gyAt, gp, 1, dCols, 0, gp);
+                        PackedGemm.sgemmPacked(wtp, true, gp, gy, gyAt, gp, 1, dCols, SLACK, gp);
                     } else {
-                        Gemm.sgemmInto(per, oc, gp, wa, 0, 1, per, gy, gyAt, gp, 1, dCols, 0, gp);
+                        Gemm.sgemmInto(per, oc, gp, wa, 0, 1, per, gy, gyAt, gp, 1, dCols, SLACK, gp);
                     }
-                    col2im(dCols, geo, dX, s0, gs);
+                    col2im(dCols, SLACK, geo, dX, s0, gs);
                 }
             }
         });
@@ -301,9 +302,10 @@ public final class ConvKernels {
 
     /**
      * Writes samples {@code [s0, s0 + g)} of the contiguous {@code dx (N, C, H, W)}: zeros, with the column
-     * gradients {@code cols (C KH KW, G OH OW)} added back where they were read from.
+     * gradients {@code cols (C KH KW, G OH OW)}, starting at {@code cols[at]} with {@link #SLACK} floats of the buffer
+     * on either side, added back where they were read from.
      */
-    private static void col2im(float[] cols, Geometry geo, Tensor dx, int s0, int g) {
+    private static void col2im(float[] cols, int at, Geometry geo, Tensor dx, int s0, int g) {
         int c = dx.size(1);
         int h = dx.size(2);
         int w = dx.size(3);
@@ -311,14 +313,21 @@ public final class ConvKernels {
         int p = geo.positions();
         int gp = g * p;
         float[] dst = dx.storage.f();
+        boolean rowVectors = VECTOR && VectorCol2im.fits(geo, w, SLACK, SLACK);
+        boolean[] written = rowVectors ? VectorCol2im.lanesWritten(geo, w) : null;
+        float[] row = rowVectors ? new float[VectorCol2im.L] : null;
         for (int s = 0; s < g; s++) {
             for (int ch = 0; ch < c; ch++) {
                 int plane = ((s0 + s) * c + ch) * h * w;
+                if (rowVectors) {
+                    VectorCol2im.plane(cols, at + ch * kk * gp + s * p, gp, geo, dst, plane, h, w, written, row);
+                    continue;
+                }
                 java.util.Arrays.fill(dst, plane, plane + h * w, 0f);
                 for (int k = 0; k < kk; k++) {
                     int ki = k / geo.kw();
                     int kj = k % geo.kw();
-                    int colRow = (ch * kk + k) * gp + s * p;
+                    int colRow = at + (ch * kk + k) * gp + s * p;
                     int x0 = kj * geo.dw() - geo.pw();
                     int from = firstInside(x0, geo.sw());
                     int to = endInside(x0, geo.sw(), w, geo.ow());
