@@ -125,6 +125,12 @@ class ConvolutionTest {
                 one, one, one, true, "14-wide rows padded by 1, 9 samples");
         assertFusedMatchesComposite(gen, Tensor.randn(gen, 5, 40, 9, 7), true, Tensor.randn(gen, 4, 40, 2, 3), null,
                 one, new int[] {1, 3}, new int[] {3, 2}, true, "7-wide rows, dilated and padded unevenly");
+        // 3 x 3 windows over more than PER_SAMPLE_MAX_K columns, unpadded: the weight's gradient read from the input in place,
+        // in tiles of 32 output channels (one whole tile and a part of one), with and without an input gradient.
+        assertFusedMatchesComposite(gen, Tensor.randn(gen, 6, 16, 10, 12), true, Tensor.randn(gen, 40, 16, 3, 3), Tensor.randn(gen, 40),
+                one, new int[] {0, 0}, one, true, "3 x 3 windows, 40 output channels");
+        assertFusedMatchesComposite(gen, Tensor.randn(gen, 5, 8, 9, 11), false, Tensor.randn(gen, 32, 8, 3, 3), Tensor.randn(gen, 32),
+                one, new int[] {0, 0}, one, true, "3 x 3 windows, no input gradient");
         // A first layer (no input gradient): the weight's and bias's gradients per sample, in chunks of 16-37 samples.
         assertFusedMatchesComposite(gen, Tensor.randn(gen, 64, 1, 28, 28), false, Tensor.randn(gen, 6, 1, 3, 3), Tensor.randn(gen, 6),
                 one, one, one, true, "first layer, 64 samples");

@@ -128,7 +128,10 @@ public final class ConvKernels {
         // Each part's sum of the weight's gradient: (OC, C KH KW) from the output gradient's blocks in place when there is
         // no input gradient; else transposed, (C KH KW, OC) = columns times the output gradient transposed, which packs
         // the small output gradient transposed instead of the chunk's many columns.
-        boolean transposed = dX != null;
+        // A 3 x 3 window with unit strides and no padding has its weight gradient summed from the input in place, transposed;
+        // not for few input channels, where transposing the output gradient for it costs as much as the product.
+        boolean windowed = VECTOR && VectorWindowGradient.fits(geo) && per > PER_SAMPLE_MAX_K;
+        boolean transposed = dX != null || windowed;
         float[] dWParts = needs[1] ? Tensor.zeros(DType.FLOAT32, parts, oc * per).storage.f() : null;
         double[] dBParts = needs[2] ? new double[parts * oc] : null;
         // With several chunks (the threads take whole parts), W^T is packed once for every chunk's input gradient.
@@ -144,7 +147,7 @@ public final class ConvKernels {
                     if (dX == null) {
                         // No input gradient (a first layer): the weight's and bias's gradients per sample, from the output gradient's
                         // (OC, P) blocks in place, with no copy of it into the chunk's layout.
-                        float[] cols = dWTo == null ? null : COLUMNS.get(per * gp + SLACK);
+                        float[] cols = dWTo == null || windowed ? null : COLUMNS.get(per * gp + SLACK);
                         if (cols != null) {
                             im2col(in, geo, s0, gs, cols);
                         }
@@ -158,6 +161,9 @@ public final class ConvKernels {
                             if (cols != null) {
                                 Gemm.sgemm(oc, p, per, gAll, at, p, 1, cols, s * p, 1, gp, dWTo, dWAt, per);
                             }
+                        }
+                        if (dWTo != null && windowed) {
+                            VectorWindowGradient.add(in.storage.f(), x.size(1), x.size(2), x.size(3), gAll, oc, geo, s0, gs, dWTo, dWAt);
                         }
                         continue;
                     }
@@ -178,7 +184,9 @@ public final class ConvKernels {
                             dBParts[part * oc + c] += Reduce.sumFloats(gy, gyAt + c * gp, 1, gp);
                         }
                     }
-                    if (dWTo != null) {
+                    if (dWTo != null && windowed) {
+                        VectorWindowGradient.add(in.storage.f(), x.size(1), x.size(2), x.size(3), gAll, oc, geo, s0, gs, dWTo, dWAt);
+                    } else if (dWTo != null) {
                         float[] cols = COLUMNS.get(per * gp + SLACK);
                         im2col(in, geo, s0, gs, cols);
                         Gemm.sgemm(per, gp, oc, cols, 0, gp, 1, gy, gyAt, 1, gp, dWTo, dWAt, oc);

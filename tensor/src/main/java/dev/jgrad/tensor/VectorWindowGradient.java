@@ -1,0 +1,169 @@
+package dev.jgrad.tensor;
+
+import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.VectorSpecies;
+
+/**
+ * The weight gradient of a 3 x 3 convolution with unit strides and dilations and no padding, read from the input in
+ * place: {@code dW^T[c KH KW + ki KW + kj][o] += sum over positions of x[c][i + ki][j + kj] gy[o][i][j]}. Counting
+ * the positions along the input's rows ({@code k = i W + j}, with zeros in gy for the {@code j >= OW} that lie past
+ * an output row), the nine values one channel's window contributes at position k sit at {@code k}, {@code k + 1},
+ * {@code k + 2}, {@code k + W}, ... of the input plane: three row pointers and constant offsets. So the nine rows of
+ * the product's A are read in place, with no im2col and no packing, at the price of the {@code W - OW} positions of
+ * zeros per output row (W8's second layer: 141 against 121 positions a sample). im2col and packing the columns
+ * (a transpose, since their positions run along the rows) had cost more than the product. Loaded only where
+ * jdk.incubator.vector is present.
+ */
+final class VectorWindowGradient {
+    static final VectorSpecies<Float> S = FloatVector.SPECIES_PREFERRED;
+    static final int L = S.length();
+    /** Output channels per tile: two vectors. */
+    static final int NR = 2 * L;
+    private static final ThreadBuffer PACKED = new ThreadBuffer();
+    private static final ThreadBuffer TILE = new ThreadBuffer();
+
+    private VectorWindowGradient() {
+    }
+
+    /** Whether the geometry is one this class serves: a 3 x 3 window, unit strides and dilations, no padding. */
+    static boolean fits(ConvKernels.Geometry g) {
+        return g.kh() == 3 && g.kw() == 3 && g.sh() == 1 && g.sw() == 1 && g.dh() == 1 && g.dw() == 1 && g.ph() == 0 && g.pw() == 0;
+    }
+
+    /**
+     * Adds samples {@code [s0, s0 + g)}'s part of the weight gradient, transposed, into {@code dWT[at]} ({@code (C 9, OC)},
+     * row-major), from the contiguous float32 input {@code x (N, C, H, W)} and output gradient {@code gy (N, OC, OH, OW)}.
+     */
+    static void add(float[] x, int c, int h, int w, float[] gy, int oc, ConvKernels.Geometry geo, int s0, int g, float[] dWT, int at) {
+        int p = geo.positions();
+        int kLen = (geo.oh() - 1) * w + geo.ow();
+        float[] bp = PACKED.get(g * kLen * NR);
+        for (int o0 = 0; o0 < oc; o0 += NR) {
+            int cols = Math.min(NR, oc - o0);
+            packGradient(gy, s0, g, oc, o0, cols, p, geo.ow(), w, kLen, bp);
+            // A last tile of fewer than NR output channels is summed in a scratch tile, then added.
+            float[] tile = cols == NR ? dWT : TILE.get(9 * NR);
+            int to = cols == NR ? at + o0 : 0;
+            int trs = cols == NR ? oc : NR;
+            for (int ch = 0; ch < c; ch++) {
+                if (cols < NR) {
+                    java.util.Arrays.fill(tile, 0, 9 * NR, 0f);
+                }
+                int row = cols == NR ? to + ch * 9 * oc : 0;
+                for (int s = 0; s < g; s++) {
+                    window3x3(kLen, x, ((s0 + s) * c + ch) * h * w, w, bp, s * kLen * NR, tile, row, trs);
+                }
+                if (cols < NR) {
+                    for (int r = 0; r < 9; r++) {
+                        for (int q = 0; q < cols; q++) {
+                            dWT[at + (ch * 9 + r) * oc + o0 + q] += tile[r * NR + q];
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /**
+     * The output gradient's channels {@code [o0, o0 + cols)} of samples {@code [s0, s0 + g)} as the product's B:
+     * {@code bp[s kLen + k][q] = gy[s0 + s][o0 + q][k / W][k % W]}, zero where {@code k % W >= OW} or {@code q >= cols}.
+     */
+    private static void packGradient(float[] gy, int s0, int g, int oc, int o0, int cols, int p, int ow, int w, int kLen, float[] bp) {
+        int d = 0;
+        for (int s = 0; s < g; s++) {
+            int block = ((s0 + s) * oc + o0) * p;
+            for (int k = 0; k < kLen; k++, d += NR) {
+                int j = k % w;
+                if (j >= ow) {
+                    java.util.Arrays.fill(bp, d, d + NR, 0f);
+                    continue;
+                }
+                int from = block + k / w * ow + j;
+                for (int q = 0; q < cols; q++) {
+                    bp[d + q] = gy[from + q * p];
+                }
+                for (int q = cols; q < NR; q++) {
+                    bp[d + q] = 0f;
+                }
+            }
+        }
+    }
+
+    /**
+     * {@code c[co + r crs + q] += sum over k < kLen of x[at + k + (r / 3) w + r % 3] bp[bo + k NR + q]} for the nine rows
+     * r and NR columns q: one channel's window in one sample. One loop only: vectors carried through nested loops are
+     * boxed by the JIT (the sum over samples is the caller's).
+     */
+    private static void window3x3(int kLen, float[] x, int at, int w, float[] bp, int bo, float[] c, int co, int crs) {
+        FloatVector c00 = FloatVector.fromArray(S, c, co);
+        FloatVector c01 = FloatVector.fromArray(S, c, co + L);
+        FloatVector c10 = FloatVector.fromArray(S, c, co + crs);
+        FloatVector c11 = FloatVector.fromArray(S, c, co + crs + L);
+        FloatVector c20 = FloatVector.fromArray(S, c, co + 2 * crs);
+        FloatVector c21 = FloatVector.fromArray(S, c, co + 2 * crs + L);
+        FloatVector c30 = FloatVector.fromArray(S, c, co + 3 * crs);
+        FloatVector c31 = FloatVector.fromArray(S, c, co + 3 * crs + L);
+        FloatVector c40 = FloatVector.fromArray(S, c, co + 4 * crs);
+        FloatVector c41 = FloatVector.fromArray(S, c, co + 4 * crs + L);
+        FloatVector c50 = FloatVector.fromArray(S, c, co + 5 * crs);
+        FloatVector c51 = FloatVector.fromArray(S, c, co + 5 * crs + L);
+        FloatVector c60 = FloatVector.fromArray(S, c, co + 6 * crs);
+        FloatVector c61 = FloatVector.fromArray(S, c, co + 6 * crs + L);
+        FloatVector c70 = FloatVector.fromArray(S, c, co + 7 * crs);
+        FloatVector c71 = FloatVector.fromArray(S, c, co + 7 * crs + L);
+        FloatVector c80 = FloatVector.fromArray(S, c, co + 8 * crs);
+        FloatVector c81 = FloatVector.fromArray(S, c, co + 8 * crs + L);
+        int r0 = at;
+        int r1 = at + w;
+        int r2 = at + 2 * w;
+        for (int k = 0, b = bo; k < kLen; k++, b += NR) {
+            FloatVector b0 = FloatVector.fromArray(S, bp, b);
+            FloatVector b1 = FloatVector.fromArray(S, bp, b + L);
+            FloatVector a = FloatVector.broadcast(S, x[r0 + k]);
+            c00 = a.fma(b0, c00);
+            c01 = a.fma(b1, c01);
+            a = FloatVector.broadcast(S, x[r0 + k + 1]);
+            c10 = a.fma(b0, c10);
+            c11 = a.fma(b1, c11);
+            a = FloatVector.broadcast(S, x[r0 + k + 2]);
+            c20 = a.fma(b0, c20);
+            c21 = a.fma(b1, c21);
+            a = FloatVector.broadcast(S, x[r1 + k]);
+            c30 = a.fma(b0, c30);
+            c31 = a.fma(b1, c31);
+            a = FloatVector.broadcast(S, x[r1 + k + 1]);
+            c40 = a.fma(b0, c40);
+            c41 = a.fma(b1, c41);
+            a = FloatVector.broadcast(S, x[r1 + k + 2]);
+            c50 = a.fma(b0, c50);
+            c51 = a.fma(b1, c51);
+            a = FloatVector.broadcast(S, x[r2 + k]);
+            c60 = a.fma(b0, c60);
+            c61 = a.fma(b1, c61);
+            a = FloatVector.broadcast(S, x[r2 + k + 1]);
+            c70 = a.fma(b0, c70);
+            c71 = a.fma(b1, c71);
+            a = FloatVector.broadcast(S, x[r2 + k + 2]);
+            c80 = a.fma(b0, c80);
+            c81 = a.fma(b1, c81);
+        }
+        c00.intoArray(c, co);
+        c01.intoArray(c, co + L);
+        c10.intoArray(c, co + crs);
+        c11.intoArray(c, co + crs + L);
+        c20.intoArray(c, co + 2 * crs);
+        c21.intoArray(c, co + 2 * crs + L);
+        c30.intoArray(c, co + 3 * crs);
+        c31.intoArray(c, co + 3 * crs + L);
+        c40.intoArray(c, co + 4 * crs);
+        c41.intoArray(c, co + 4 * crs + L);
+        c50.intoArray(c, co + 5 * crs);
+        c51.intoArray(c, co + 5 * crs + L);
+        c60.intoArray(c, co + 6 * crs);
+        c61.intoArray(c, co + 6 * crs + L);
+        c70.intoArray(c, co + 7 * crs);
+        c71.intoArray(c, co + 7 * crs + L);
+        c80.intoArray(c, co + 8 * crs);
+        c81.intoArray(c, co + 8 * crs + L);
+    }
+}
