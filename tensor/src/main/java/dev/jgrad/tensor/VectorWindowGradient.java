@@ -36,11 +36,15 @@ final class VectorWindowGradient {
      */
     static void add(float[] x, int c, int h, int w, float[] gy, int oc, ConvKernels.Geometry geo, int s0, int g, float[] dWT, int at) {
         int p = geo.positions();
-        int kLen = (geo.oh() - 1) * w + geo.ow();
-        float[] bp = PACKED.get(g * kLen * NR);
+        float[] bp = PACKED.get(g * p * NR);
+        // Each output position's window corner in its input plane.
+        int[] corner = new int[p];
+        for (int k = 0; k < p; k++) {
+            corner[k] = k / geo.ow() * w + k % geo.ow();
+        }
         for (int o0 = 0; o0 < oc; o0 += NR) {
             int cols = Math.min(NR, oc - o0);
-            packGradient(gy, s0, g, oc, o0, cols, p, geo.ow(), w, kLen, bp);
+            packGradient(gy, s0, g, oc, o0, cols, p, bp);
             // A last tile of fewer than NR output channels is summed in a scratch tile, then added.
             float[] tile = cols == NR ? dWT : TILE.get(9 * NR);
             int to = cols == NR ? at + o0 : 0;
@@ -51,7 +55,7 @@ final class VectorWindowGradient {
                 }
                 int row = cols == NR ? to + ch * 9 * oc : 0;
                 for (int s = 0; s < g; s++) {
-                    window3x3(kLen, x, ((s0 + s) * c + ch) * h * w, w, bp, s * kLen * NR, tile, row, trs);
+                    window3x3(p, corner, x, ((s0 + s) * c + ch) * h * w, w, bp, s * p * NR, tile, row, trs);
                 }
                 if (cols < NR) {
                     for (int r = 0; r < 9; r++) {
@@ -66,24 +70,20 @@ final class VectorWindowGradient {
 
     /**
      * The output gradient's channels {@code [o0, o0 + cols)} of samples {@code [s0, s0 + g)} as the product's B:
-     * {@code bp[s kLen + k][q] = gy[s0 + s][o0 + q][k / W][k % W]}, zero where {@code k % W >= OW} or {@code q >= cols}.
+     * {@code bp[s P + k][q] = gy[s0 + s][o0 + q][k]} over the P positions, zero where {@code q >= cols}.
      */
-    private static void packGradient(float[] gy, int s0, int g, int oc, int o0, int cols, int p, int ow, int w, int kLen, float[] bp) {
-        int d = 0;
+    private static void packGradient(float[] gy, int s0, int g, int oc, int o0, int cols, int p, float[] bp) {
         for (int s = 0; s < g; s++) {
             int block = ((s0 + s) * oc + o0) * p;
-            for (int k = 0; k < kLen; k++, d += NR) {
-                int j = k % w;
-                if (j >= ow) {
-                    java.util.Arrays.fill(bp, d, d + NR, 0f);
-                    continue;
+            int d = s * p * NR;
+            for (int q = 0; q < cols; q++) {
+                for (int k = 0, from = block + q * p; k < p; k++) {
+                    bp[d + k * NR + q] = gy[from + k];
                 }
-                int from = block + k / w * ow + j;
-                for (int q = 0; q < cols; q++) {
-                    bp[d + q] = gy[from + q * p];
-                }
-                for (int q = cols; q < NR; q++) {
-                    bp[d + q] = 0f;
+            }
+            for (int q = cols; q < NR; q++) {
+                for (int k = 0; k < p; k++) {
+                    bp[d + k * NR + q] = 0f;
                 }
             }
         }
@@ -94,7 +94,7 @@ final class VectorWindowGradient {
      * r and NR columns q: one channel's window in one sample. One loop only: vectors carried through nested loops are
      * boxed by the JIT (the sum over samples is the caller's).
      */
-    private static void window3x3(int kLen, float[] x, int at, int w, float[] bp, int bo, float[] c, int co, int crs) {
+    private static void window3x3(int p, int[] corner, float[] x, int at, int w, float[] bp, int bo, float[] c, int co, int crs) {
         FloatVector c00 = FloatVector.fromArray(S, c, co);
         FloatVector c01 = FloatVector.fromArray(S, c, co + L);
         FloatVector c10 = FloatVector.fromArray(S, c, co + crs);
@@ -113,37 +113,37 @@ final class VectorWindowGradient {
         FloatVector c71 = FloatVector.fromArray(S, c, co + 7 * crs + L);
         FloatVector c80 = FloatVector.fromArray(S, c, co + 8 * crs);
         FloatVector c81 = FloatVector.fromArray(S, c, co + 8 * crs + L);
-        int r0 = at;
-        int r1 = at + w;
-        int r2 = at + 2 * w;
-        for (int k = 0, b = bo; k < kLen; k++, b += NR) {
+        for (int k = 0, b = bo; k < p; k++, b += NR) {
+            int r0 = at + corner[k];
+            int r1 = r0 + w;
+            int r2 = r1 + w;
             FloatVector b0 = FloatVector.fromArray(S, bp, b);
             FloatVector b1 = FloatVector.fromArray(S, bp, b + L);
-            FloatVector a = FloatVector.broadcast(S, x[r0 + k]);
+            FloatVector a = FloatVector.broadcast(S, x[r0]);
             c00 = a.fma(b0, c00);
             c01 = a.fma(b1, c01);
-            a = FloatVector.broadcast(S, x[r0 + k + 1]);
+            a = FloatVector.broadcast(S, x[r0 + 1]);
             c10 = a.fma(b0, c10);
             c11 = a.fma(b1, c11);
-            a = FloatVector.broadcast(S, x[r0 + k + 2]);
+            a = FloatVector.broadcast(S, x[r0 + 2]);
             c20 = a.fma(b0, c20);
             c21 = a.fma(b1, c21);
-            a = FloatVector.broadcast(S, x[r1 + k]);
+            a = FloatVector.broadcast(S, x[r1]);
             c30 = a.fma(b0, c30);
             c31 = a.fma(b1, c31);
-            a = FloatVector.broadcast(S, x[r1 + k + 1]);
+            a = FloatVector.broadcast(S, x[r1 + 1]);
             c40 = a.fma(b0, c40);
             c41 = a.fma(b1, c41);
-            a = FloatVector.broadcast(S, x[r1 + k + 2]);
+            a = FloatVector.broadcast(S, x[r1 + 2]);
             c50 = a.fma(b0, c50);
             c51 = a.fma(b1, c51);
-            a = FloatVector.broadcast(S, x[r2 + k]);
+            a = FloatVector.broadcast(S, x[r2]);
             c60 = a.fma(b0, c60);
             c61 = a.fma(b1, c61);
-            a = FloatVector.broadcast(S, x[r2 + k + 1]);
+            a = FloatVector.broadcast(S, x[r2 + 1]);
             c70 = a.fma(b0, c70);
             c71 = a.fma(b1, c71);
-            a = FloatVector.broadcast(S, x[r2 + k + 2]);
+            a = FloatVector.broadcast(S, x[r2 + 2]);
             c80 = a.fma(b0, c80);
             c81 = a.fma(b1, c81);
         }
