@@ -137,6 +137,35 @@ class ConvolutionTest {
     }
 
     /**
+     * The output's gradient as autograd hands it over, not only dense: {@code sum()} gives ones expanded (stride 0), a
+     * transpose's backward a transposed view. Each chunk reads it through its strides; the float64 composite is the reference.
+     */
+    @Test
+    void outputGradientsWithAnyStridesGiveTheSameGradients() {
+        Generator gen = new Generator(29);
+        Tensor x = Tensor.randn(gen, 9, 12, 10, 10);
+        Tensor wt = Tensor.randn(gen, 20, 12, 3, 3);
+        Tensor b = Tensor.randn(gen, 20);
+        Tensor weights = Tensor.randn(gen, 9, 20, 8, 8);
+        int[] one = {1, 1};
+        for (int how = 0; how < 2; how++) {
+            Variable[][] runs = new Variable[2][];
+            for (int r = 0; r < 2; r++) {
+                DType dt = r == 0 ? DType.FLOAT32 : DType.FLOAT64;
+                Variable[] v = {Variable.of(x.to(dt), true), Variable.of(wt.to(dt), true), Variable.of(b.to(dt), true)};
+                Variable y = Convolution.conv2d(v[0], v[1], v[2], one, new int[] {0, 0}, one, 1);
+                Variable loss = how == 0 ? y.sum() : y.transpose(2, 3).mul(Variable.of(weights.to(dt))).sum();
+                loss.backward();
+                runs[r] = v;
+            }
+            for (int i = 0; i < 3; i++) {
+                assertArrayEquals(runs[1][i].grad().toDoubleArray(), runs[0][i].grad().toDoubleArray(), 1e-3,
+                        (how == 0 ? "sum()" : "transposed") + ": gradient " + i);
+            }
+        }
+    }
+
+    /**
      * Float32 (the fused op) and float64 (the composite) give the same output and gradients of x (if {@code xGrad}),
      * w and b (b null: none).
      */

@@ -120,7 +120,7 @@ public final class ConvKernels {
         int oc = w.size(0);
         int per = w.size(1) * geo.kh() * geo.kw();
         int p = geo.positions();
-        float[] gAll = grad.to(DType.FLOAT32).dense().storage.f();
+        Tensor g32 = grad.to(DType.FLOAT32);
         float[] wa = w.dense().storage.f();
         int chunks = chunks(per, p, n);
         int parts = Math.max(1, Math.min(chunks, Math.max(WEIGHT_PARTS, WEIGHT_PART_FLOATS / Math.max(1, oc * per))));
@@ -132,6 +132,9 @@ public final class ConvKernels {
         // not for few input channels, where transposing the output gradient for it costs as much as the product.
         boolean windowed = VECTOR && VectorWindowGradient.fits(geo) && per > PER_SAMPLE_MAX_K;
         boolean transposed = dX != null || windowed;
+        // Chunks copy the output gradient into their layout from its strides; only the per-sample first-layer path reads it
+        // dense, in place.
+        float[] gAll = dX == null && !windowed ? g32.dense().storage.f() : null;
         float[] dWParts = needs[1] ? Tensor.zeros(DType.FLOAT32, parts, oc * per).storage.f() : null;
         double[] dBParts = needs[2] ? new double[parts * oc] : null;
         // With several chunks (the threads take whole parts), W^T is packed once for every chunk's input gradient.
@@ -144,10 +147,18 @@ public final class ConvKernels {
                     int s0 = first(t, chunks, n);
                     int gs = first(t + 1, chunks, n) - s0;
                     int gp = gs * p;
+                    if (dX == null && windowed) {
+                        float[] gy = GRADIENT.get(oc * gp);
+                        ChunkGradient.gather(g32, s0, gs, gy, dBParts, part * oc);
+                        if (dWTo != null) {
+                            VectorWindowGradient.add(in.storage.f(), x.size(1), x.size(2), x.size(3), gy, oc, geo, s0, gs, dWTo, dWAt);
+                        }
+                        continue;
+                    }
                     if (dX == null) {
                         // No input gradient (a first layer): the weight's and bias's gradients per sample, from the output gradient's
                         // (OC, P) blocks in place, with no copy of it into the chunk's layout.
-                        float[] cols = dWTo == null || windowed ? null : COLUMNS.get(per * gp + SLACK);
+                        float[] cols = dWTo == null ? null : COLUMNS.get(per * gp + SLACK);
                         if (cols != null) {
                             im2col(in, geo, s0, gs, cols);
                         }
@@ -162,30 +173,14 @@ public final class ConvKernels {
                                 Gemm.sgemm(oc, p, per, gAll, at, p, 1, cols, s * p, 1, gp, dWTo, dWAt, per);
                             }
                         }
-                        if (dWTo != null && windowed) {
-                            VectorWindowGradient.add(in.storage.f(), x.size(1), x.size(2), x.size(3), gAll, oc, geo, s0, gs, dWTo, dWAt);
-                        }
                         continue;
                     }
-                    // The chunk's output gradient as (OC, G P): a single sample's (OC, P) block is that already.
-                    float[] gy = gAll;
-                    int gyAt = s0 * oc * p;
-                    if (gs > 1) {
-                        gy = GRADIENT.get(oc * gp);
-                        gyAt = 0;
-                        for (int s = 0; s < gs; s++) {
-                            for (int c = 0; c < oc; c++) {
-                                System.arraycopy(gAll, ((s0 + s) * oc + c) * p, gy, c * gp + s * p, p);
-                            }
-                        }
-                    }
-                    if (dBParts != null) {
-                        for (int c = 0; c < oc; c++) {
-                            dBParts[part * oc + c] += Reduce.sumFloats(gy, gyAt + c * gp, 1, gp);
-                        }
-                    }
+                    // The chunk's output gradient as (OC, G P), and the bias's gradient from it.
+                    float[] gy = GRADIENT.get(oc * gp);
+                    int gyAt = 0;
+                    ChunkGradient.gather(g32, s0, gs, gy, dBParts, part * oc);
                     if (dWTo != null && windowed) {
-                        VectorWindowGradient.add(in.storage.f(), x.size(1), x.size(2), x.size(3), gAll, oc, geo, s0, gs, dWTo, dWAt);
+                        VectorWindowGradient.add(in.storage.f(), x.size(1), x.size(2), x.size(3), gy, oc, geo, s0, gs, dWTo, dWAt);
                     } else if (dWTo != null) {
                         float[] cols = COLUMNS.get(per * gp + SLACK);
                         im2col(in, geo, s0, gs, cols);

@@ -1,6 +1,7 @@
 package dev.jgrad.tensor;
 
 import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
 
 /**
@@ -35,6 +36,27 @@ final class VectorRows {
                 FloatVector.fromArray(S, src, s + j).intoArray(dst, d + j);
             }
         }
+    }
+
+    /** Copies {@code len} floats and returns their sum: two vector accumulators of float lanes, added up in double. */
+    static double copySum(float[] src, int from, float[] dst, int to, int len) {
+        FloatVector s0 = FloatVector.zero(S);
+        FloatVector s1 = FloatVector.zero(S);
+        int j = 0;
+        for (; j <= len - 2 * L; j += 2 * L) {
+            FloatVector a = FloatVector.fromArray(S, src, from + j);
+            FloatVector b = FloatVector.fromArray(S, src, from + j + L);
+            a.intoArray(dst, to + j);
+            b.intoArray(dst, to + j + L);
+            s0 = s0.add(a);
+            s1 = s1.add(b);
+        }
+        double sum = s0.add(s1).reduceLanes(VectorOperators.ADD);
+        for (; j < len; j++) {
+            dst[to + j] = src[from + j];
+            sum += src[from + j];
+        }
+        return sum;
     }
 
     /** {@code dst[to + j] += src[from + j]} for {@code j < len}. */

@@ -32,7 +32,8 @@ final class VectorWindowGradient {
 
     /**
      * Adds samples {@code [s0, s0 + g)}'s part of the weight gradient, transposed, into {@code dWT[at]} ({@code (C 9, OC)},
-     * row-major), from the contiguous float32 input {@code x (N, C, H, W)} and output gradient {@code gy (N, OC, OH, OW)}.
+     * row-major), from the contiguous float32 input {@code x (N, C, H, W)} and the chunk's output gradient
+     * {@code gy (OC, G OH OW)}.
      */
     static void add(float[] x, int c, int h, int w, float[] gy, int oc, ConvKernels.Geometry geo, int s0, int g, float[] dWT, int at) {
         int p = geo.positions();
@@ -44,7 +45,7 @@ final class VectorWindowGradient {
         }
         for (int o0 = 0; o0 < oc; o0 += NR) {
             int cols = Math.min(NR, oc - o0);
-            packGradient(gy, s0, g, oc, o0, cols, p, bp);
+            packGradient(gy, g, o0, cols, p, bp);
             // A last tile of fewer than NR output channels is summed in a scratch tile, then added.
             float[] tile = cols == NR ? dWT : TILE.get(9 * NR);
             int to = cols == NR ? at + o0 : 0;
@@ -69,15 +70,16 @@ final class VectorWindowGradient {
     }
 
     /**
-     * The output gradient's channels {@code [o0, o0 + cols)} of samples {@code [s0, s0 + g)} as the product's B:
-     * {@code bp[s P + k][q] = gy[s0 + s][o0 + q][k]} over the P positions, zero where {@code q >= cols}.
+     * The chunk's output gradient's channels {@code [o0, o0 + cols)} as the product's B:
+     * {@code bp[s P + k][q] = gy[o0 + q][s P + k]} over the chunk's positions, zero where {@code q >= cols}.
      */
-    private static void packGradient(float[] gy, int s0, int g, int oc, int o0, int cols, int p, float[] bp) {
+    private static void packGradient(float[] gy, int g, int o0, int cols, int p, float[] bp) {
+        int gp = g * p;
+        // A sample at a time, so that the block of bp being written stays in the first-level cache.
         for (int s = 0; s < g; s++) {
-            int block = ((s0 + s) * oc + o0) * p;
             int d = s * p * NR;
             for (int q = 0; q < cols; q++) {
-                for (int k = 0, from = block + q * p; k < p; k++) {
+                for (int k = 0, from = (o0 + q) * gp + s * p; k < p; k++) {
                     bp[d + k * NR + q] = gy[from + k];
                 }
             }
