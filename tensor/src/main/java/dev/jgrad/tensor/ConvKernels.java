@@ -69,19 +69,31 @@ public final class ConvKernels {
         int chunks = per <= PER_SAMPLE_MAX_K ? n : chunks(per, p, n);
         // With several chunks (the threads take whole chunks), the weight is packed once for all of them.
         PackedGemm.PackedA wp = chunks > 1 ? PackedGemm.packWhole(Simd.gemmFor(oc), oc, per, wa, 0, per, 1) : null;
+        // With the weight packed, unpadded columns at unit column stride go from the input straight into the product's
+        // packed B; else im2col lays them out and the product packs them.
+        boolean packedInput = VECTOR && wp != null && VectorPackedInput.fits(geo, per);
         Parallel.forEachTask(chunks, (lo, hi) -> {
             for (int t = lo; t < hi; t++) {
                 int s0 = first(t, chunks, n);
                 int gs = first(t + 1, chunks, n) - s0;
                 int gp = gs * p;
-                float[] cols = COLUMNS.get(per * gp + SLACK);
-                im2col(in, geo, s0, gs, cols);
+                float[] cols = null;
+                float[] bp = null;
+                if (packedInput) {
+                    bp = COLUMNS.get(VectorPackedInput.size(per, gp, wp.kernel.nr()));
+                    VectorPackedInput.pack(in, geo, s0, gs, wp.kernel.nr(), bp);
+                } else {
+                    cols = COLUMNS.get(per * gp + SLACK);
+                    im2col(in, geo, s0, gs, cols);
+                }
                 if (gs == 1) {
                     int block = s0 * oc * p;
                     for (int c = 0; c < oc; c++) {
                         java.util.Arrays.fill(o, block + c * p, block + (c + 1) * p, bias == null ? 0f : bias[c]);
                     }
-                    if (wp != null) {
+                    if (bp != null) {
+                        PackedGemm.sgemmPackedB(wp, false, p, bp, o, block, p);
+                    } else if (wp != null) {
                         PackedGemm.sgemmPacked(wp, false, p, cols, 0, p, 1, o, block, p);
                     } else {
                         Gemm.sgemm(oc, per, p, wa, 0, per, 1, cols, 0, p, 1, o, block, p);
@@ -89,7 +101,9 @@ public final class ConvKernels {
                     continue;
                 }
                 float[] product = PRODUCT.get(oc * gp);
-                if (wp != null) {
+                if (bp != null) {
+                    PackedGemm.sgemmPackedB(wp, true, gp, bp, product, 0, gp);
+                } else if (wp != null) {
                     PackedGemm.sgemmPacked(wp, true, gp, cols, 0, gp, 1, product, 0, gp);
                 } else {
                     Gemm.sgemmInto(oc, per, gp, wa, 0, per, 1, cols, 0, gp, 1, product, 0, gp);

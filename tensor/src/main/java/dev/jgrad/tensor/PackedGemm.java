@@ -340,13 +340,43 @@ final class PackedGemm {
     }
 
     /**
+     * {@code C (+)= A B} for a packed A of at most {@link #KC} columns and a B its caller packed as {@link #packB} would
+     * ({@code [sliver][k][nr]}, a convolution's columns gathered straight from its input), on the calling thread.
+     */
+    static void sgemmPackedB(PackedA a, boolean overwrite, int p, float[] bp, float[] c, int co, int crs) {
+        if (a.n == 0 || p == 0) {
+            return;
+        }
+        if (a.k > KC) {
+            throw new IllegalArgumentException("sgemmPackedB: k " + a.k + " is more than a panel (" + KC + ")");
+        }
+        if (a.k == 0) {
+            if (overwrite) {
+                zero(c, co, crs, a.n, p);
+            }
+            return;
+        }
+        for (int s = 0; s < (p + a.kernel.nr() - 1) / a.kernel.nr(); s++) {
+            sliver(a, 0, a.k, bp, s * a.kernel.nr() * a.k, a.kernel.nr(), s, p, c, co, crs, overwrite);
+        }
+    }
+
+    /** Sliver s of C's columns from panel {@code aAt} of A ({@code kc} deep) and that sliver of B at {@code bp[bAt]}, rows {@code bk} apart. */
+    private static void sliver(PackedA a, int aAt, int kc, float[] bs, int bAt, int bk, int s, int p, float[] c, int co, int crs, boolean first) {
+        int mr = a.kernel.mr();
+        int jc = s * a.kernel.nr();
+        int cols = Math.min(a.kernel.nr(), p - jc);
+        for (int ir = 0; ir < a.n; ir += mr) {
+            a.kernel.run(kc, a.ap, aAt + ir * kc, bs, bAt, bk, c, co + ir * crs + jc, crs, Math.min(mr, a.n - ir), cols, first);
+        }
+    }
+
+    /**
      * {@code C (+)= A B} for a packed A and a {@code (k, p)} B, on the calling thread: B is read in place when it is small
      * enough to stay in cache and its rows are contiguous (as in {@link #direct}), else packed a panel at a time.
      */
     static void sgemmPacked(PackedA a, boolean overwrite, int p, float[] b, int bo, int brs, int bcs, float[] c, int co, int crs) {
-        MicroKernel kernel = a.kernel;
-        int mr = kernel.mr();
-        int nr = kernel.nr();
+        int nr = a.kernel.nr();
         int n = a.n;
         int k = a.k;
         if (n == 0 || p == 0) {
@@ -370,15 +400,10 @@ final class PackedGemm {
             int aAt = a.panel(pc);
             boolean first = overwrite && pc == 0;
             for (int s = 0; s < slivers; s++) {
-                int jc = s * nr;
-                int cols = Math.min(nr, p - jc);
-                boolean whole = jc + nr <= p;
+                boolean whole = (s + 1) * nr <= p;
                 float[] bs = inPlace ? (whole ? b : be) : bp;
-                int bAt = inPlace ? (whole ? bo + jc : 0) : s * nr * kc;
-                int bk = inPlace && whole ? brs : nr;
-                for (int ir = 0; ir < n; ir += mr) {
-                    kernel.run(kc, a.ap, aAt + ir * kc, bs, bAt, bk, c, co + ir * crs + jc, crs, Math.min(mr, n - ir), cols, first);
-                }
+                int bAt = inPlace ? (whole ? bo + s * nr : 0) : s * nr * kc;
+                sliver(a, aAt, kc, bs, bAt, inPlace && whole ? brs : nr, s, p, c, co, crs, first);
             }
         }
     }
