@@ -148,21 +148,10 @@ class ConvolutionTest {
         Tensor b = Tensor.randn(gen, 20);
         Tensor weights = Tensor.randn(gen, 9, 20, 8, 8);
         int[] one = {1, 1};
-        for (int how = 0; how < 2; how++) {
-            Variable[][] runs = new Variable[2][];
-            for (int r = 0; r < 2; r++) {
-                DType dt = r == 0 ? DType.FLOAT32 : DType.FLOAT64;
-                Variable[] v = {Variable.of(x.to(dt), true), Variable.of(wt.to(dt), true), Variable.of(b.to(dt), true)};
-                Variable y = Convolution.conv2d(v[0], v[1], v[2], one, new int[] {0, 0}, one, 1);
-                Variable loss = how == 0 ? y.sum() : y.transpose(2, 3).mul(Variable.of(weights.to(dt))).sum();
-                loss.backward();
-                runs[r] = v;
-            }
-            for (int i = 0; i < 3; i++) {
-                assertArrayEquals(runs[1][i].grad().toDoubleArray(), runs[0][i].grad().toDoubleArray(), 1e-3,
-                        (how == 0 ? "sum()" : "transposed") + ": gradient " + i);
-            }
-        }
+        int[] zero = {0, 0};
+        assertFusedMatchesComposite(x, true, wt, b, one, zero, one, true, "sum()", Variable::sum);
+        assertFusedMatchesComposite(x, true, wt, b, one, zero, one, true, "transposed",
+                y -> y.transpose(2, 3).mul(Variable.of(weights.to(y.data().dtype()))).sum());
     }
 
     /**
@@ -171,20 +160,28 @@ class ConvolutionTest {
      */
     private static void assertFusedMatchesComposite(Generator gen, Tensor x, boolean xGrad, Tensor wt, Tensor b, int[] s, int[] p, int[] d, boolean twoD,
                                                     String label) {
+        Tensor[] weights = new Tensor[1];
+        assertFusedMatchesComposite(x, xGrad, wt, b, s, p, d, twoD, label, y -> {
+            if (weights[0] == null) {
+                weights[0] = Tensor.randn(gen, y.shape());
+            }
+            return y.mul(Variable.of(weights[0].to(y.data().dtype()))).sum();
+        });
+    }
+
+    /** As above, with the loss whose gradient the convolution's output gets made by {@code loss} from the output. */
+    private static void assertFusedMatchesComposite(Tensor x, boolean xGrad, Tensor wt, Tensor b, int[] s, int[] p, int[] d, boolean twoD,
+                                                    String label, java.util.function.UnaryOperator<Variable> loss) {
         boolean bias = b != null;
         Tensor bb = bias ? b : Tensor.zeros(wt.size(0));
         Variable[][] runs = new Variable[2][];
         Variable[] ys = new Variable[2];
-        Tensor weights = null;
         for (int r = 0; r < 2; r++) {
             DType dt = r == 0 ? DType.FLOAT32 : DType.FLOAT64;
             Variable[] v = {Variable.of(x.to(dt), xGrad), Variable.of(wt.to(dt), true), Variable.of(bb.to(dt), true)};
             Variable y = twoD ? Convolution.conv2d(v[0], v[1], bias ? v[2] : null, s, p, d, 1)
                     : Convolution.conv1d(v[0], v[1], bias ? v[2] : null, s[1], p[1], d[1], 1);
-            if (weights == null) {
-                weights = Tensor.randn(gen, y.shape());
-            }
-            y.mul(Variable.of(weights.to(dt))).sum().backward();
+            loss.apply(y).backward();
             runs[r] = v;
             ys[r] = y;
         }
