@@ -7,7 +7,10 @@ package dev.jgrad.tensor;
  * whole batch's columns are many times that cache (a (64, 32, 13, 13) input makes 8.9 MB of them), and
  * writing them out and reading them back cost as much as the products. Backward recomputes each chunk's
  * columns from the saved input for the weight's gradient and adds each chunk's column gradient straight
- * back into the input (col2im) while it is in cache.
+ * back into the input (col2im) while it is in cache. Vector paths skip the columns' layout where the geometry
+ * allows: the forward packs them from the input into the product's B ({@link VectorPackedInput}), a 3 x 3
+ * window's weight gradient reads the input in place ({@link VectorWindowGradient}), and col2im writes each
+ * input row once when it fits a vector ({@link VectorCol2im}).
  */
 public final class ConvKernels {
     /** Up to this many columns per output position (C KH KW), the forward makes one product per sample, straight into the output. */
@@ -191,22 +194,21 @@ public final class ConvKernels {
                     }
                     // The chunk's output gradient as (OC, G P), and the bias's gradient from it.
                     float[] gy = GRADIENT.get(oc * gp);
-                    int gyAt = 0;
                     ChunkGradient.gather(g32, s0, gs, gy, dBParts, part * oc);
                     if (dWTo != null && windowed) {
                         VectorWindowGradient.add(in.storage.f(), x.size(1), x.size(2), x.size(3), gy, oc, geo, s0, gs, dWTo, dWAt);
                     } else if (dWTo != null) {
                         float[] cols = COLUMNS.get(per * gp + SLACK);
                         im2col(in, geo, s0, gs, cols);
-                        Gemm.sgemm(per, gp, oc, cols, 0, gp, 1, gy, gyAt, 1, gp, dWTo, dWAt, oc);
+                        Gemm.sgemm(per, gp, oc, cols, 0, gp, 1, gy, 0, 1, gp, dWTo, dWAt, oc);
                     }
                     // The columns are done with: their buffer takes the column gradients, so the chunk's working set stays
                     // one buffer of columns (second-level cache is a megabyte or less).
                     float[] dCols = COLUMNS.get(SLACK + per * gp + SLACK);
                     if (wtp != null) {
-                        PackedGemm.sgemmPacked(wtp, true, gp, gy, gyAt, gp, 1, dCols, SLACK, gp);
+                        PackedGemm.sgemmPacked(wtp, true, gp, gy, 0, gp, 1, dCols, SLACK, gp);
                     } else {
-                        Gemm.sgemmInto(per, oc, gp, wa, 0, 1, per, gy, gyAt, gp, 1, dCols, SLACK, gp);
+                        Gemm.sgemmInto(per, oc, gp, wa, 0, 1, per, gy, 0, gp, 1, dCols, SLACK, gp);
                     }
                     col2im(dCols, SLACK, geo, dX, s0, gs);
                 }

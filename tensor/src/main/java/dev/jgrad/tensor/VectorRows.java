@@ -38,7 +38,7 @@ final class VectorRows {
         }
     }
 
-    /** Copies {@code len} floats and returns their sum: two vector accumulators of float lanes, added up in double. */
+    /** Copies {@code len} floats and returns their sum: two vector accumulators of float lanes, then the tail in double. */
     static double copySum(float[] src, int from, float[] dst, int to, int len) {
         FloatVector s0 = FloatVector.zero(S);
         FloatVector s1 = FloatVector.zero(S);
