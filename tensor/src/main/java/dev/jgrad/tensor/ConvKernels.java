@@ -72,8 +72,8 @@ public final class ConvKernels {
         int chunks = per <= PER_SAMPLE_MAX_K ? n : chunks(per, p, n);
         // With several chunks (the threads take whole chunks), the weight is packed once for all of them.
         PackedGemm.PackedA wp = chunks > 1 ? PackedGemm.packWhole(Simd.gemmFor(oc), oc, per, wa, 0, per, 1) : null;
-        // With the weight packed, unpadded columns at unit column stride go from the input straight into the product's
-        // packed B; else im2col lays them out and the product packs them.
+        // With the weight packed, columns at unit column stride go from the input (its padding written out, if any)
+        // straight into the product's packed B; else im2col lays them out and the product packs them.
         boolean packedInput = VECTOR && wp != null && VectorPackedInput.fits(geo, per);
         Parallel.forEachTask(chunks, (lo, hi) -> {
             for (int t = lo; t < hi; t++) {
@@ -84,7 +84,12 @@ public final class ConvKernels {
                 float[] bp = null;
                 if (packedInput) {
                     bp = COLUMNS.get(VectorPackedInput.size(per, gp, wp.kernel.nr()));
-                    VectorPackedInput.pack(in, geo, s0, gs, wp.kernel.nr(), bp);
+                    if (PaddedInput.padded(geo)) {
+                        VectorPackedInput.pack(PaddedInput.chunk(in, geo, s0, gs), in.size(1), in.size(2) + 2 * geo.ph(), in.size(3) + 2 * geo.pw(),
+                                PaddedInput.unpadded(geo), 0, gs, wp.kernel.nr(), bp);
+                    } else {
+                        VectorPackedInput.pack(in.storage.f(), in.size(1), in.size(2), in.size(3), geo, s0, gs, wp.kernel.nr(), bp);
+                    }
                 } else {
                     cols = COLUMNS.get(per * gp + SLACK);
                     im2col(in, geo, s0, gs, cols);
@@ -145,7 +150,7 @@ public final class ConvKernels {
         // Each part's sum of the weight's gradient: (OC, C KH KW) from the output gradient's blocks in place when there is
         // no input gradient; else transposed, (C KH KW, OC) = columns times the output gradient transposed, which packs
         // the small output gradient transposed instead of the chunk's many columns.
-        // A 3 x 3 window with unit strides and no padding has its weight gradient summed from the input in place, transposed;
+        // A 3 x 3 window with unit strides has its weight gradient summed from the input in place, transposed;
         // not for few input channels, where transposing the output gradient for it costs as much as the product.
         boolean windowed = VECTOR && VectorWindowGradient.fits(geo) && per > PER_SAMPLE_MAX_K;
         boolean transposed = dX != null || windowed;
@@ -168,7 +173,7 @@ public final class ConvKernels {
                         float[] gy = GRADIENT.get(oc * gp);
                         ChunkGradient.gather(g32, s0, gs, gy, dBParts, part * oc);
                         if (dWTo != null) {
-                            VectorWindowGradient.add(in.storage.f(), x.size(1), x.size(2), x.size(3), gy, oc, geo, s0, gs, dWTo, dWAt);
+                            windowGradient(in, geo, s0, gs, gy, oc, dWTo, dWAt);
                         }
                         continue;
                     }
@@ -196,7 +201,7 @@ public final class ConvKernels {
                     float[] gy = GRADIENT.get(oc * gp);
                     ChunkGradient.gather(g32, s0, gs, gy, dBParts, part * oc);
                     if (dWTo != null && windowed) {
-                        VectorWindowGradient.add(in.storage.f(), x.size(1), x.size(2), x.size(3), gy, oc, geo, s0, gs, dWTo, dWAt);
+                        windowGradient(in, geo, s0, gs, gy, oc, dWTo, dWAt);
                     } else if (dWTo != null) {
                         float[] cols = COLUMNS.get(per * gp + SLACK);
                         im2col(in, geo, s0, gs, cols);
@@ -243,6 +248,16 @@ public final class ConvKernels {
             }
         }
         return new ConvGradients(dX, dW, dB);
+    }
+
+    /** Adds samples {@code [s0, s0 + g)}'s weight gradient by {@link VectorWindowGradient}, over the chunk padded if it has padding. */
+    private static void windowGradient(Tensor in, Geometry geo, int s0, int g, float[] gy, int oc, float[] dWT, int at) {
+        if (PaddedInput.padded(geo)) {
+            VectorWindowGradient.add(PaddedInput.chunk(in, geo, s0, g), in.size(1), in.size(2) + 2 * geo.ph(), in.size(3) + 2 * geo.pw(), gy, oc,
+                    PaddedInput.unpadded(geo), 0, g, dWT, at);
+        } else {
+            VectorWindowGradient.add(in.storage.f(), in.size(1), in.size(2), in.size(3), gy, oc, geo, s0, g, dWT, at);
+        }
     }
 
     /**

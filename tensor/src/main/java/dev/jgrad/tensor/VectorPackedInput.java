@@ -6,7 +6,7 @@ import jdk.incubator.vector.VectorSpecies;
 /**
  * A convolution's columns {@code (C KH KW, G OH OW)} copied from the input straight into the packed layout of the
  * forward product's B ({@link PackedGemm#packB}: slivers of nr positions, {@code [sliver][k][nr]}), for unit column
- * strides and no padding: a sliver's positions are runs along output rows, and each run of one column row is a run
+ * strides, over an input with no padding (or with its padding written out): a sliver's positions are runs along output rows, and each run of one column row is a run
  * of the input row it reads, copied in whole vectors. Laying the columns out first (im2col) and then packing them
  * wrote and read the chunk's columns twice more. Loaded only where jdk.incubator.vector is present.
  */
@@ -17,9 +17,12 @@ final class VectorPackedInput {
     private VectorPackedInput() {
     }
 
-    /** Whether the geometry is one {@link #pack} serves: unit column stride, no padding, and the columns one panel deep. */
+    /**
+     * Whether the geometry is one {@link #pack} serves, over an input whose padding has been written out
+     * ({@link PaddedInput}): unit column stride and the columns one panel deep.
+     */
     static boolean fits(ConvKernels.Geometry g, int per) {
-        return g.sw() == 1 && g.ph() == 0 && g.pw() == 0 && per <= PackedGemm.KC;
+        return g.sw() == 1 && per <= PackedGemm.KC;
     }
 
     /** The floats {@link #pack} writes for {@code per} column rows of {@code gp} positions in slivers of {@code nr}. */
@@ -28,20 +31,16 @@ final class VectorPackedInput {
     }
 
     /**
-     * Packs the columns of samples {@code [s0, s0 + g)} of the contiguous float32 {@code x (N, C, H, W)} into {@code bp}
-     * (at least {@link #size} floats). Lanes past the last position hold whatever the copies left there: the product
-     * computes their columns of C but does not store them.
+     * Packs the columns of samples {@code [s0, s0 + g)} of {@code src}, a contiguous float32 {@code (N, C, H, W)} with no
+     * padding ({@code geo}'s is 0), into {@code bp} (at least {@link #size} floats). Lanes past the last position hold
+     * whatever the copies left there: the product computes their columns of C but does not store them.
      */
-    static void pack(Tensor x, ConvKernels.Geometry geo, int s0, int g, int nr, float[] bp) {
-        int c = x.size(1);
-        int h = x.size(2);
-        int w = x.size(3);
+    static void pack(float[] src, int c, int h, int w, ConvKernels.Geometry geo, int s0, int g, int nr, float[] bp) {
         int kk = geo.kh() * geo.kw();
         int per = c * kk;
         int ow = geo.ow();
         int p = geo.positions();
         int gp = g * p;
-        float[] src = x.storage.f();
         // Column row r reads the input at rowAt[r] past its window corner.
         int[] rowAt = new int[per];
         for (int r = 0; r < per; r++) {

@@ -4,8 +4,8 @@ import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.VectorSpecies;
 
 /**
- * The weight gradient of a 3 x 3 convolution with unit strides and dilations and no padding, read from the input in
- * place: {@code dW^T[c KH KW + ki KW + kj][o] += sum over positions of x[c][i + ki][j + kj] gy[o][i][j]}. Counting
+ * The weight gradient of a 3 x 3 convolution with unit strides and dilations, read in place from an input with no
+ * padding (or with its padding written out, {@link PaddedInput}): {@code dW^T[c KH KW + ki KW + kj][o] += sum over positions of x[c][i + ki][j + kj] gy[o][i][j]}. Counting
  * the positions along the input's rows ({@code k = i W + j}, with zeros in gy for the {@code j >= OW} that lie past
  * an output row), the nine values one channel's window contributes at position k sit at {@code k}, {@code k + 1},
  * {@code k + 2}, {@code k + W}, ... of the input plane: three row pointers and constant offsets. So the nine rows of
@@ -25,9 +25,12 @@ final class VectorWindowGradient {
     private VectorWindowGradient() {
     }
 
-    /** Whether the geometry is one this class serves: a 3 x 3 window, unit strides and dilations, no padding. */
+    /**
+     * Whether the geometry is one this class serves, over an input whose padding has been written out
+     * ({@link PaddedInput}): a 3 x 3 window, unit strides and dilations.
+     */
     static boolean fits(ConvKernels.Geometry g) {
-        return g.kh() == 3 && g.kw() == 3 && g.sh() == 1 && g.sw() == 1 && g.dh() == 1 && g.dw() == 1 && g.ph() == 0 && g.pw() == 0;
+        return g.kh() == 3 && g.kw() == 3 && g.sh() == 1 && g.sw() == 1 && g.dh() == 1 && g.dw() == 1;
     }
 
     /**
