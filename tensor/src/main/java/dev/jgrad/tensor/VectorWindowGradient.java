@@ -5,14 +5,13 @@ import jdk.incubator.vector.VectorSpecies;
 
 /**
  * The weight gradient of a 3 x 3 convolution with unit strides and dilations, read in place from an input with no
- * padding (or with its padding written out, {@link PaddedInput}): {@code dW^T[c KH KW + ki KW + kj][o] += sum over positions of x[c][i + ki][j + kj] gy[o][i][j]}. Counting
- * the positions along the input's rows ({@code k = i W + j}, with zeros in gy for the {@code j >= OW} that lie past
- * an output row), the nine values one channel's window contributes at position k sit at {@code k}, {@code k + 1},
- * {@code k + 2}, {@code k + W}, ... of the input plane: three row pointers and constant offsets. So the nine rows of
- * the product's A are read in place, with no im2col and no packing, at the price of the {@code W - OW} positions of
- * zeros per output row (W8's second layer: 141 against 121 positions a sample). im2col and packing the columns
- * (a transpose, since their positions run along the rows) had cost more than the product. Loaded only where
- * jdk.incubator.vector is present.
+ * padding (or with its padding written out, {@link PaddedInput}):
+ * {@code dW^T[c 9 + ki 3 + kj][o] += sum over positions of x[c][i + ki][j + kj] gy[o][i][j]}. The nine values one
+ * channel's window contributes at an output position sit at the window's corner plus {@code 0, 1, 2, W, W + 1, ...}
+ * in the input plane: three row pointers and constant offsets. So the nine rows of the product's A are broadcast
+ * straight from the input, with no im2col and no packing; only the output gradient is packed, transposed. im2col
+ * and packing the columns (a transpose, since their positions, the product's k, run along their rows) had cost
+ * more than the product. Loaded only where jdk.incubator.vector is present.
  */
 final class VectorWindowGradient {
     static final VectorSpecies<Float> S = FloatVector.SPECIES_PREFERRED;
@@ -95,9 +94,9 @@ final class VectorWindowGradient {
     }
 
     /**
-     * {@code c[co + r crs + q] += sum over k < kLen of x[at + k + (r / 3) w + r % 3] bp[bo + k NR + q]} for the nine rows
-     * r and NR columns q: one channel's window in one sample. One loop only: vectors carried through nested loops are
-     * boxed by the JIT (the sum over samples is the caller's).
+     * {@code c[co + r crs + q] += sum over k < p of x[at + corner[k] + (r / 3) w + r % 3] bp[bo + k NR + q]} for the nine
+     * rows r and NR columns q: one channel's window in one sample. One loop only: vectors carried through nested loops
+     * were boxed by the JIT (the sum over samples is the caller's).
      */
     private static void window3x3(int p, int[] corner, float[] x, int at, int w, float[] bp, int bo, float[] c, int co, int crs) {
         FloatVector c00 = FloatVector.fromArray(S, c, co);
