@@ -84,12 +84,7 @@ public final class ConvKernels {
                 float[] bp = null;
                 if (packedInput) {
                     bp = COLUMNS.get(VectorPackedInput.size(per, gp, wp.kernel.nr()));
-                    if (PaddedInput.padded(geo)) {
-                        VectorPackedInput.pack(PaddedInput.chunk(in, geo, s0, gs), in.size(1), in.size(2) + 2 * geo.ph(), in.size(3) + 2 * geo.pw(),
-                                PaddedInput.unpadded(geo), 0, gs, wp.kernel.nr(), bp);
-                    } else {
-                        VectorPackedInput.pack(in.storage.f(), in.size(1), in.size(2), in.size(3), geo, s0, gs, wp.kernel.nr(), bp);
-                    }
+                    VectorPackedInput.pack(PaddedInput.of(in, geo, s0, gs), gs, wp.kernel.nr(), bp);
                 } else {
                     cols = COLUMNS.get(per * gp + SLACK);
                     im2col(in, geo, s0, gs, cols);
@@ -169,15 +164,7 @@ public final class ConvKernels {
                     int s0 = first(t, chunks, n);
                     int gs = first(t + 1, chunks, n) - s0;
                     int gp = gs * p;
-                    if (dX == null && windowed) {
-                        float[] gy = GRADIENT.get(oc * gp);
-                        ChunkGradient.gather(g32, s0, gs, gy, dBParts, part * oc);
-                        if (dWTo != null) {
-                            windowGradient(in, geo, s0, gs, gy, oc, dWTo, dWAt);
-                        }
-                        continue;
-                    }
-                    if (dX == null) {
+                    if (dX == null && !windowed) {
                         // No input gradient (a first layer): the weight's and bias's gradients per sample, from the output gradient's
                         // (OC, P) blocks in place, with no copy of it into the chunk's layout.
                         float[] cols = dWTo == null ? null : COLUMNS.get(per * gp + SLACK);
@@ -201,14 +188,17 @@ public final class ConvKernels {
                     float[] gy = GRADIENT.get(oc * gp);
                     ChunkGradient.gather(g32, s0, gs, gy, dBParts, part * oc);
                     if (dWTo != null && windowed) {
-                        windowGradient(in, geo, s0, gs, gy, oc, dWTo, dWAt);
+                        VectorWindowGradient.add(PaddedInput.of(in, geo, s0, gs), gs, gy, oc, dWTo, dWAt);
                     } else if (dWTo != null) {
                         float[] cols = COLUMNS.get(per * gp + SLACK);
                         im2col(in, geo, s0, gs, cols);
                         Gemm.sgemm(per, gp, oc, cols, 0, gp, 1, gy, 0, 1, gp, dWTo, dWAt, oc);
                     }
-                    // The columns are done with: their buffer takes the column gradients, so the chunk's working set stays
-                    // one buffer of columns (second-level cache is a megabyte or less).
+                    if (dX == null) {
+                        continue;
+                    }
+                    // Any columns made above are done with: their buffer takes the column gradients, so the chunk's working set
+                    // stays one buffer of columns (second-level cache is a megabyte or less).
                     float[] dCols = COLUMNS.get(SLACK + per * gp + SLACK);
                     if (wtp != null) {
                         PackedGemm.sgemmPacked(wtp, true, gp, gy, 0, gp, 1, dCols, SLACK, gp);
@@ -248,16 +238,6 @@ public final class ConvKernels {
             }
         }
         return new ConvGradients(dX, dW, dB);
-    }
-
-    /** Adds samples {@code [s0, s0 + g)}'s weight gradient by {@link VectorWindowGradient}, over the chunk padded if it has padding. */
-    private static void windowGradient(Tensor in, Geometry geo, int s0, int g, float[] gy, int oc, float[] dWT, int at) {
-        if (PaddedInput.padded(geo)) {
-            VectorWindowGradient.add(PaddedInput.chunk(in, geo, s0, g), in.size(1), in.size(2) + 2 * geo.ph(), in.size(3) + 2 * geo.pw(), gy, oc,
-                    PaddedInput.unpadded(geo), 0, g, dWT, at);
-        } else {
-            VectorWindowGradient.add(in.storage.f(), in.size(1), in.size(2), in.size(3), gy, oc, geo, s0, g, dWT, at);
-        }
     }
 
     /**

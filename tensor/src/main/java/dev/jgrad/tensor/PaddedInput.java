@@ -12,21 +12,30 @@ final class PaddedInput {
     private PaddedInput() {
     }
 
-    /** Whether the geometry has padding to write out. */
-    static boolean padded(ConvKernels.Geometry g) {
-        return g.ph() != 0 || g.pw() != 0;
+    /**
+     * What a window-reading path reads for a chunk: the contiguous float32 input {@code x (N, C, H, W)} whose samples
+     * start at {@code s0}, and the geometry over it, which has no padding.
+     */
+    record Source(float[] x, int c, int h, int w, ConvKernels.Geometry geo, int s0) {
     }
 
-    /** The same windows over the padded copy: no padding. */
-    static ConvKernels.Geometry unpadded(ConvKernels.Geometry g) {
-        return new ConvKernels.Geometry(g.kh(), g.kw(), g.sh(), g.sw(), 0, 0, g.dh(), g.dw(), g.oh(), g.ow());
+    /**
+     * Samples {@code [s0, s0 + g)} of the contiguous float32 {@code x} as the window-reading paths read them: the input
+     * itself where the geometry has no padding, else {@link #chunk}'s copy with the same windows and no padding.
+     */
+    static Source of(Tensor x, ConvKernels.Geometry geo, int s0, int g) {
+        if (geo.ph() == 0 && geo.pw() == 0) {
+            return new Source(x.storage.f(), x.size(1), x.size(2), x.size(3), geo, s0);
+        }
+        ConvKernels.Geometry unpadded = new ConvKernels.Geometry(geo.kh(), geo.kw(), geo.sh(), geo.sw(), 0, 0, geo.dh(), geo.dw(), geo.oh(), geo.ow());
+        return new Source(chunk(x, geo, s0, g), x.size(1), x.size(2) + 2 * geo.ph(), x.size(3) + 2 * geo.pw(), unpadded, 0);
     }
 
     /**
      * Samples {@code [s0, s0 + g)} of the contiguous float32 {@code x (N, C, H, W)} as {@code (g, C, H + 2 ph, W + 2 pw)},
      * zeros around each plane, in the calling thread's buffer (valid until its next call on this thread).
      */
-    static float[] chunk(Tensor x, ConvKernels.Geometry geo, int s0, int g) {
+    private static float[] chunk(Tensor x, ConvKernels.Geometry geo, int s0, int g) {
         int c = x.size(1);
         int h = x.size(2);
         int w = x.size(3);

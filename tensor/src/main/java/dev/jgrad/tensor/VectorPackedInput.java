@@ -31,11 +31,17 @@ final class VectorPackedInput {
     }
 
     /**
-     * Packs the columns of samples {@code [s0, s0 + g)} of {@code src}, a contiguous float32 {@code (N, C, H, W)} with no
-     * padding ({@code geo}'s is 0), into {@code bp} (at least {@link #size} floats). Lanes past the last position hold
-     * whatever the copies left there: the product computes their columns of C but does not store them.
+     * Packs the columns of the {@code g} samples {@code in} reads into {@code bp} (at least {@link #size} floats). Lanes
+     * past the last position hold whatever the copies left there: the product computes their columns of C but does
+     * not store them.
      */
-    static void pack(float[] src, int c, int h, int w, ConvKernels.Geometry geo, int s0, int g, int nr, float[] bp) {
+    static void pack(PaddedInput.Source in, int g, int nr, float[] bp) {
+        float[] src = in.x();
+        int c = in.c();
+        int h = in.h();
+        int w = in.w();
+        int s0 = in.s0();
+        ConvKernels.Geometry geo = in.geo();
         int kk = geo.kh() * geo.kw();
         int per = c * kk;
         int ow = geo.ow();

@@ -33,11 +33,16 @@ final class VectorWindowGradient {
     }
 
     /**
-     * Adds samples {@code [s0, s0 + g)}'s part of the weight gradient, transposed, into {@code dWT[at]} ({@code (C 9, OC)},
-     * row-major), from the contiguous float32 input {@code x (N, C, H, W)} and the chunk's output gradient
-     * {@code gy (OC, G OH OW)}.
+     * Adds the {@code g} samples' part of the weight gradient, transposed, into {@code dWT[at]} ({@code (C 9, OC)},
+     * row-major), from the input {@code in} reads and the chunk's output gradient {@code gy (OC, G OH OW)}.
      */
-    static void add(float[] x, int c, int h, int w, float[] gy, int oc, ConvKernels.Geometry geo, int s0, int g, float[] dWT, int at) {
+    static void add(PaddedInput.Source in, int g, float[] gy, int oc, float[] dWT, int at) {
+        float[] x = in.x();
+        int c = in.c();
+        int h = in.h();
+        int w = in.w();
+        int s0 = in.s0();
+        ConvKernels.Geometry geo = in.geo();
         int p = geo.positions();
         float[] bp = PACKED.get(g * p * NR);
         // Each output position's window corner in its input plane.
