@@ -205,9 +205,13 @@ public final class BenchRunner {
         return out;
     }
 
-    /** The forks' JVM flags: the Vector API, a fixed heap, the kernel threads, and JGRAD_BENCH_JVM_ARGS for experiments. */
+    /**
+     * The forks' JVM flags: the Vector API and the trap limit the launcher sets (README, "JVM flags"), a fixed
+     * heap, the kernel threads, and JGRAD_BENCH_JVM_ARGS for experiments.
+     */
     static String[] jvmArgs(int threads) {
-        java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of("--add-modules", "jdk.incubator.vector", "-Xms2g", "-Xmx2g", "-XX:+UseParallelGC",
+        java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of("--add-modules", "jdk.incubator.vector",
+                "-XX:PerMethodTrapLimit=10000", "-Xms2g", "-Xmx2g", "-XX:+UseParallelGC",
                 "-Djgrad.threads=" + threads));
         String extra = System.getenv("JGRAD_BENCH_JVM_ARGS");
         if (extra != null && !extra.isBlank()) {

@@ -9,12 +9,20 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * A broadcast operand is read through stride-0 views, never copied: the bytes allocated by W2's ops
  * (counted by the JVM for every thread, helpers included) are the result's array and a little more.
+ * The kernels keep their vectors in registers only when C2 compiles them whole, which on JDK 17 takes
+ * the trap limit the build and the launcher set (README, "JVM flags"); without it about half the runs
+ * fail here with boxed vectors, and the messages say so.
  */
 class AllocationTest {
     private static final com.sun.management.ThreadMXBean THREADS =
             (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
     /** Tensor and storage objects, shape and stride arrays, the iteration's offsets: far below a copy. */
     private static final long BOOKKEEPING = 8 * 1024;
+
+    /** The JVM's trap limit, named in failure messages: without the build's, boxing is the JIT's doing. */
+    private static final String TRAP_LIMIT = "; -XX:PerMethodTrapLimit="
+            + ManagementFactory.getPlatformMXBean(com.sun.management.HotSpotDiagnosticMXBean.class)
+                    .getVMOption("PerMethodTrapLimit").getValue();
 
     private static long allocatedByAllThreads() {
         long total = 0;
@@ -56,11 +64,11 @@ class AllocationTest {
                 long result = 4L * 256 * 256 * 64;
                 long outer = bytesAllocatedBy(result, () -> p.sub(q));
                 assertTrue(outer >= result && outer < result + BOOKKEEPING,
-                        "(256,1,64) - (1,256,64) with " + threads + " thread(s) allocated " + outer + " bytes; its result is " + result);
+                        "(256,1,64) - (1,256,64) with " + threads + " thread(s) allocated " + outer + " bytes; its result is " + result + TRAP_LIMIT);
                 long addResult = 4L * 1024 * 1024;
                 long add = bytesAllocatedBy(addResult, () -> x.add(v));
                 assertTrue(add >= addResult && add < addResult + BOOKKEEPING,
-                        "(1024,1024) + (1024,) with " + threads + " thread(s) allocated " + add + " bytes; its result is " + addResult);
+                        "(1024,1024) + (1024,) with " + threads + " thread(s) allocated " + add + " bytes; its result is " + addResult + TRAP_LIMIT);
             }
         } finally {
             Parallel.setThreads(before);
@@ -78,11 +86,11 @@ class AllocationTest {
         Tensor smallB = Tensor.randn(g, 20, 40);
         long result = 4L * 192 * 224;
         long big = bytesAllocatedBy(result, () -> a.matmul(b));
-        assertTrue(big >= result && big < result + BOOKKEEPING, "(192,160) @ (160,224) allocated " + big + " bytes; its result is " + result);
+        assertTrue(big >= result && big < result + BOOKKEEPING, "(192,160) @ (160,224) allocated " + big + " bytes; its result is " + result + TRAP_LIMIT);
         long smallResult = 4L * 30 * 40;
         long direct = bytesAllocatedBy(smallResult, () -> small.matmul(smallB));
         assertTrue(direct >= smallResult && direct < smallResult + BOOKKEEPING,
-                "(30,20) @ (20,40) allocated " + direct + " bytes; its result is " + smallResult);
+                "(30,20) @ (20,40) allocated " + direct + " bytes; its result is " + smallResult + TRAP_LIMIT);
     }
 
     @Test
@@ -91,10 +99,10 @@ class AllocationTest {
         Tensor x = Tensor.randn(g, 700, 300);
         long sumResult = 4L * 700;
         long sum = bytesAllocatedBy(sumResult, () -> x.sum(1, true));
-        assertTrue(sum >= sumResult && sum < sumResult + BOOKKEEPING, "sum over dim 1 of (700,300) allocated " + sum + " bytes");
+        assertTrue(sum >= sumResult && sum < sumResult + BOOKKEEPING, "sum over dim 1 of (700,300) allocated " + sum + " bytes; its result is " + sumResult + TRAP_LIMIT);
         long softmaxResult = 4L * 700 * 300;
         long softmax = bytesAllocatedBy(softmaxResult, () -> x.softmax(-1));
         assertTrue(softmax >= softmaxResult && softmax < softmaxResult + BOOKKEEPING,
-                "softmax over the rows of (700,300) allocated " + softmax + " bytes; its result is " + softmaxResult);
+                "softmax over the rows of (700,300) allocated " + softmax + " bytes; its result is " + softmaxResult + TRAP_LIMIT);
     }
 }
