@@ -94,23 +94,11 @@ public final class ConvKernels {
                     for (int c = 0; c < oc; c++) {
                         java.util.Arrays.fill(o, block + c * p, block + (c + 1) * p, bias == null ? 0f : bias[c]);
                     }
-                    if (bp != null) {
-                        PackedGemm.sgemmPackedB(wp, false, p, bp, o, block, p);
-                    } else if (wp != null) {
-                        PackedGemm.sgemmPacked(wp, false, p, cols, 0, p, 1, o, block, p);
-                    } else {
-                        Gemm.sgemm(oc, per, p, wa, 0, per, 1, cols, 0, p, 1, o, block, p);
-                    }
+                    forwardProduct(wp, bp, cols, wa, oc, per, false, p, o, block);
                     continue;
                 }
                 float[] product = PRODUCT.get(oc * gp);
-                if (bp != null) {
-                    PackedGemm.sgemmPackedB(wp, true, gp, bp, product, 0, gp);
-                } else if (wp != null) {
-                    PackedGemm.sgemmPacked(wp, true, gp, cols, 0, gp, 1, product, 0, gp);
-                } else {
-                    Gemm.sgemmInto(oc, per, gp, wa, 0, per, 1, cols, 0, gp, 1, product, 0, gp);
-                }
+                forwardProduct(wp, bp, cols, wa, oc, per, true, gp, product, 0);
                 // (OC, G, P) -> (G, OC, P), adding the bias on the way.
                 for (int s = 0; s < gs; s++) {
                     for (int c = 0; c < oc; c++) {
@@ -311,6 +299,22 @@ public final class ConvKernels {
         }
         for (int j = to; j < ow; j++) {
             cols[dst + j] = 0f;
+        }
+    }
+
+    /**
+     * The forward's product over {@code q} positions, {@code C (+)= W columns} into {@code c[co]} (rows {@code q} apart):
+     * from the columns packed straight from the input ({@code bp}), else from the laid-out columns ({@code cols}) with
+     * the weight packed ({@code wp}) or read in place ({@code wa}, {@code (OC, per)}).
+     */
+    private static void forwardProduct(PackedGemm.PackedA wp, float[] bp, float[] cols, float[] wa, int oc, int per, boolean overwrite,
+                                       int q, float[] c, int co) {
+        if (bp != null) {
+            PackedGemm.sgemmPackedB(wp, overwrite, q, bp, c, co, q);
+        } else if (wp != null) {
+            PackedGemm.sgemmPacked(wp, overwrite, q, cols, 0, q, 1, c, co, q);
+        } else {
+            Gemm.sgemm(overwrite, oc, per, q, wa, 0, per, 1, cols, 0, q, 1, c, co, q);
         }
     }
 

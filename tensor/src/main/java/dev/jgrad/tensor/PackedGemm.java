@@ -344,21 +344,26 @@ final class PackedGemm {
      * ({@code [sliver][k][nr]}, a convolution's columns gathered straight from its input), on the calling thread.
      */
     static void sgemmPackedB(PackedA a, boolean overwrite, int p, float[] bp, float[] c, int co, int crs) {
-        if (a.n == 0 || p == 0) {
+        if (nothingToMultiply(a, overwrite, p, c, co, crs)) {
             return;
         }
         if (a.k > KC) {
             throw new IllegalArgumentException("sgemmPackedB: k " + a.k + " is more than a panel (" + KC + ")");
         }
-        if (a.k == 0) {
-            if (overwrite) {
-                zero(c, co, crs, a.n, p);
-            }
-            return;
-        }
         for (int s = 0; s < (p + a.kernel.nr() - 1) / a.kernel.nr(); s++) {
             sliver(a, 0, a.k, bp, s * a.kernel.nr() * a.k, a.kernel.nr(), s, p, c, co, crs, overwrite);
         }
+    }
+
+    /** Whether {@code A B} has no product to compute (no rows, no columns, or k = 0, where C is zeroed if overwritten). */
+    private static boolean nothingToMultiply(PackedA a, boolean overwrite, int p, float[] c, int co, int crs) {
+        if (a.n == 0 || p == 0) {
+            return true;
+        }
+        if (a.k == 0 && overwrite) {
+            zero(c, co, crs, a.n, p);
+        }
+        return a.k == 0;
     }
 
     /** Sliver s of C's columns from panel {@code aAt} of A ({@code kc} deep) and that sliver of B at {@code bp[bAt]}, rows {@code bk} apart. */
@@ -376,18 +381,11 @@ final class PackedGemm {
      * enough to stay in cache and its rows are contiguous (as in {@link #direct}), else packed a panel at a time.
      */
     static void sgemmPacked(PackedA a, boolean overwrite, int p, float[] b, int bo, int brs, int bcs, float[] c, int co, int crs) {
+        if (nothingToMultiply(a, overwrite, p, c, co, crs)) {
+            return;
+        }
         int nr = a.kernel.nr();
-        int n = a.n;
         int k = a.k;
-        if (n == 0 || p == 0) {
-            return;
-        }
-        if (k == 0) {
-            if (overwrite) {
-                zero(c, co, crs, n, p);
-            }
-            return;
-        }
         int slivers = (p + nr - 1) / nr;
         boolean inPlace = bcs == 1 && k <= KC && (long) k * p <= DIRECT_MAX_B;
         float[] be = inPlace ? edgeSliver(b, bo, brs, k, p, nr) : null;

@@ -6,9 +6,10 @@ import jdk.incubator.vector.VectorSpecies;
 /**
  * A convolution's columns {@code (C KH KW, G OH OW)} copied from the input straight into the packed layout of the
  * forward product's B ({@link PackedGemm#packB}: slivers of nr positions, {@code [sliver][k][nr]}), for unit column
- * strides, over an input with no padding (or with its padding written out): a sliver's positions are runs along output rows, and each run of one column row is a run
- * of the input row it reads, copied in whole vectors. Laying the columns out first (im2col) and then packing them
- * wrote and read the chunk's columns twice more. Loaded only where jdk.incubator.vector is present.
+ * strides, over an input with no padding (or with its padding written out): a sliver's positions are runs along
+ * output rows, and each run of one column row is a run of the input row it reads, copied in whole vectors. Laying
+ * the columns out first (im2col) and then packing them wrote and read the chunk's columns twice more. Loaded only
+ * where jdk.incubator.vector is present.
  */
 final class VectorPackedInput {
     static final VectorSpecies<Float> S = FloatVector.SPECIES_PREFERRED;
