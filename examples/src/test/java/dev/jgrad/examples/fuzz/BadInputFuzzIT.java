@@ -45,7 +45,7 @@ import static org.junit.jupiter.api.Assertions.fail;
  * out of it byte for byte the same.
  */
 @Timeout(600)
-class BadInputFuzzTest {
+class BadInputFuzzIT {
     private static final long SEED = 20261203L;
     private static final Duration LIMIT = Duration.ofSeconds(60);
 

@@ -21,7 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Each example in a short configuration: its outcome, the files it leaves, and what bad input gets. */
-class ExamplesTest {
+class ExamplesIT {
     @TempDir
     Path tmp;
 

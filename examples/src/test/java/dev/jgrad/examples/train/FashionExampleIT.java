@@ -25,7 +25,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The Fashion-MNIST trainer on small generated IDX files in the real layout (28x28, ten classes). */
-class FashionExampleTest {
+class FashionExampleIT {
     @TempDir
     Path tmp;
 
