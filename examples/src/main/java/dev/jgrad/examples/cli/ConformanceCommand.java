@@ -1,5 +1,6 @@
 package dev.jgrad.examples.cli;
 
+import dev.jgrad.examples.UserError;
 import dev.jgrad.examples.conformance.Checker;
 import dev.jgrad.examples.conformance.ConformanceRunner;
 import dev.jgrad.nn.io.AtomicFile;

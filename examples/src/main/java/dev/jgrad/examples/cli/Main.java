@@ -1,5 +1,6 @@
 package dev.jgrad.examples.cli;
 
+import dev.jgrad.examples.UserError;
 import picocli.CommandLine;
 
 /** Entry point of the {@code jgrad} command line. */

@@ -1,5 +1,6 @@
 package dev.jgrad.examples.cli;
 
+import dev.jgrad.examples.UserError;
 import dev.jgrad.examples.report.LossChart;
 import dev.jgrad.examples.report.Metrics;
 import picocli.CommandLine.Command;

@@ -2,7 +2,7 @@ package dev.jgrad.examples.train;
 
 import dev.jgrad.autograd.NoGrad;
 import dev.jgrad.autograd.Variable;
-import dev.jgrad.examples.cli.UserError;
+import dev.jgrad.examples.UserError;
 import dev.jgrad.examples.report.ConfusionChart;
 import dev.jgrad.examples.report.Metrics;
 import dev.jgrad.nn.BatchNorm2d;

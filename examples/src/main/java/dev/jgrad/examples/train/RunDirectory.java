@@ -1,6 +1,6 @@
 package dev.jgrad.examples.train;
 
-import dev.jgrad.examples.cli.UserError;
+import dev.jgrad.examples.UserError;
 import dev.jgrad.nn.io.AtomicFile;
 
 import java.io.IOException;

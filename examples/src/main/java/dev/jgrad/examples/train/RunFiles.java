@@ -1,6 +1,6 @@
 package dev.jgrad.examples.train;
 
-import dev.jgrad.examples.cli.UserError;
+import dev.jgrad.examples.UserError;
 import dev.jgrad.examples.report.LossChart;
 import dev.jgrad.examples.report.Metrics;
 import dev.jgrad.nn.Checkpoint;

@@ -30,11 +30,6 @@ class CliTest {
         assertEquals(2, Main.run());
         assertEquals(2, Main.run("conformance"));
         assertEquals(2, Main.run("no-such-command"));
-        assertEquals(2, Main.run("bench", "--only", "conv3d"), "a filter that matches no benchmark");
-        assertEquals(2, Main.run("bench", "--only", "W2("), "a malformed filter");
-        assertEquals(2, Main.run("bench", "--threads", "0"));
-        assertEquals(2, Main.run("bench", "--threads", "1,x"));
-        assertEquals(2, Main.run("bench", "--threads", "1,-2"));
     }
 
     @Test

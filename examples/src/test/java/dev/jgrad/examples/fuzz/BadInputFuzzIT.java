@@ -350,7 +350,6 @@ class BadInputFuzzIT {
         assertTrue(refused("train", "fashion", "--model", "vgg", "--out", good.toString()).contains("mlp, cnn"));
         assertTrue(refused("train", "mlp", "--out", "").contains("empty"));
         assertTrue(refused("train", "mlp", "--epochs", "0", "--out", good.toString()).contains("--resume"));
-        assertTrue(refused("bench", "--threads", "1,x").contains("--threads"));
         assertTrue(refused("plot", "/proc/no-such-dir/metrics.csv").contains("not found"));
         Path csv = write("metrics.csv", "step,epoch,series,split,loss\n1,1,train,train,0.5\n".getBytes(StandardCharsets.UTF_8));
         String line = refused("plot", csv.toString(), "--out", "/proc/x.png");

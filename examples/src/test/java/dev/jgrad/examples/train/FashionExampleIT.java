@@ -1,7 +1,7 @@
 package dev.jgrad.examples.train;
 
 import dev.jgrad.examples.cli.Main;
-import dev.jgrad.examples.cli.UserError;
+import dev.jgrad.examples.UserError;
 import dev.jgrad.nn.data.Idx;
 import dev.jgrad.nn.io.Json;
 import org.junit.jupiter.api.Test;

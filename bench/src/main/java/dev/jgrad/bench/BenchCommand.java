@@ -1,6 +1,5 @@
-package dev.jgrad.examples.cli;
+package dev.jgrad.bench;
 
-import dev.jgrad.bench.BenchRunner;
 import dev.jgrad.nn.io.AtomicFile;
 import dev.jgrad.nn.io.Json;
 import picocli.CommandLine.Command;
@@ -16,7 +15,10 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 
-/** {@code jgrad bench [--quick] [--json FILE] [--threads 1,2]}: the JMH benchmarks of the workloads W1-W9. */
+/**
+ * {@code jgrad bench [--quick] [--json FILE] [--threads 1,2]}: the JMH benchmarks of the workloads W1-W9. It lives in the
+ * benchmarks' own jar (with JMH), which the {@code ./jgrad} launcher runs for this one command, so the CLI jar carries no JMH.
+ */
 @Command(name = "bench", mixinStandardHelpOptions = true,
         description = {"Run the JMH benchmarks of the workloads W1-W9 (DESIGN.md): W1 in GFLOP/s, W7 in µs, the others in ms.",
             "Each workload is run at each --threads count and reported at its best.",
@@ -70,7 +72,8 @@ public final class BenchCommand implements Callable<Integer> {
             try {
                 AtomicFile.writeString(json, Json.writePretty(results));
             } catch (IOException e) {
-                throw new UserError(e.getMessage(), e);
+                System.err.println("jgrad: error: cannot write " + json + ": " + e.getMessage());
+                return 2;
             }
             System.err.println("Wrote " + json);
         }

@@ -1,4 +1,4 @@
-package dev.jgrad.examples.cli;
+package dev.jgrad.examples;
 
 /**
  * Bad input from the person at the command line (a missing file, a bad value): printed as one line,

@@ -1,0 +1,43 @@
+package dev.jgrad.bench;
+
+import org.junit.jupiter.api.Test;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** {@code jgrad bench}'s bad usage: exit code 2 and one line that names the flag, before any benchmark runs. */
+class BenchCommandTest {
+    private static String refused(String... args) {
+        PrintStream err = System.err;
+        ByteArrayOutputStream buf = new ByteArrayOutputStream();
+        try (PrintStream capture = new PrintStream(buf, true, StandardCharsets.UTF_8)) {
+            System.setErr(capture);
+            assertEquals(2, BenchMain.run(args), String.join(" ", args));
+        } finally {
+            System.setErr(err);
+        }
+        String out = buf.toString(StandardCharsets.UTF_8).strip();
+        assertEquals(1, out.lines().count(), "one line: " + out);
+        assertTrue(out.startsWith("jgrad: error: ") && out.endsWith("(see 'jgrad bench --help')"), out);
+        return out;
+    }
+
+    @Test
+    void badUsageExitsTwoWithOneLineNamingTheFlag() {
+        assertTrue(refused("--only", "conv3d").contains("'conv3d' matches no benchmark"));
+        assertTrue(refused("--only", "W2(").contains("not a regular expression"));
+        assertTrue(refused("--threads", "0").contains("--threads must be at least 1"));
+        assertTrue(refused("--threads", "1,x").contains("--threads"));
+        assertTrue(refused("--threads", "1,-2").contains("--threads"));
+        assertTrue(refused("--no-such-flag").contains("--no-such-flag"));
+    }
+
+    @Test
+    void helpExitsZero() {
+        assertEquals(0, BenchMain.run("--help"));
+    }
+}
