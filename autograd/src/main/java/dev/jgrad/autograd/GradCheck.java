@@ -46,6 +46,14 @@ public final class GradCheck {
     }
 
     public static Result check(Function<Variable[], Variable> fn, Generator gen, Tensor... inputs) {
+        return check(fn, gen, ATOL, RTOL, inputs);
+    }
+
+    /**
+     * Checks {@code fn} at {@code inputs} with the tolerances given: an element passes where
+     * {@code |analytic - numeric| <= atol + rtol * |numeric|}.
+     */
+    public static Result check(Function<Variable[], Variable> fn, Generator gen, double atol, double rtol, Tensor... inputs) {
         Tensor[] data = new Tensor[inputs.length];
         Variable[] vars = new Variable[inputs.length];
         for (int i = 0; i < inputs.length; i++) {
@@ -79,7 +87,7 @@ public final class GradCheck {
                     data[i].set(orig, idx);
                     double numeric = (plus - minus) / (2 * EPS);
                     double a = analytic[i].getDouble(idx);
-                    double excess = Math.abs(a - numeric) - (ATOL + RTOL * Math.abs(numeric));
+                    double excess = Math.abs(a - numeric) - (atol + rtol * Math.abs(numeric));
                     if (Double.isNaN(excess)) {
                         excess = Double.isNaN(a) && Double.isNaN(numeric) ? Double.NEGATIVE_INFINITY : Double.POSITIVE_INFINITY;
                     }

@@ -8,7 +8,7 @@ import dev.jgrad.tensor.Tensor;
 import java.util.Arrays;
 import java.util.Random;
 
-/** Random shapes for property tests: sizes 2..5 so broadcast bugs show, and pairs that broadcast together. */
+/** Random shapes for property tests: a distinct size for every axis so broadcast and transpose bugs show, and pairs that broadcast together. */
 final class RandomShapes {
     private final Random random;
     private final Generator gen;
@@ -18,13 +18,17 @@ final class RandomShapes {
         gen = new Generator(seed);
     }
 
+    /** A shape of {@code minDims} to {@code maxDims} dims whose sizes, from 2 to 6, differ from each other. */
     int[] shape(int minDims, int maxDims) {
         int n = minDims + random.nextInt(maxDims - minDims + 1);
-        int[] s = new int[n];
-        for (int i = 0; i < n; i++) {
-            s[i] = 2 + random.nextInt(4);
+        int[] sizes = {2, 3, 4, 5, 6};
+        for (int i = sizes.length - 1; i > 0; i--) {
+            int j = random.nextInt(i + 1);
+            int t = sizes[i];
+            sizes[i] = sizes[j];
+            sizes[j] = t;
         }
-        return s;
+        return Arrays.copyOf(sizes, n);
     }
 
     /** Two shapes that broadcast: the second drops some leading dims and has 1s where the first has sizes, or the other way round. */

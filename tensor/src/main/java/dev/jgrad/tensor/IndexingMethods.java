@@ -31,9 +31,13 @@ public interface IndexingMethods<T extends ArrayOps<T>> extends ArrayCore<T> {
     /** Out of place {@code x.index_put((indices...), values, accumulate)}. */
     T indexPut(Index[] indices, T values, boolean accumulate);
 
-    /** {@code x[mask]} for a bool mask of this shape (or of its leading dims). */
+    /**
+     * {@code torch.masked_select}: the elements where the bool {@code mask} is true, as a 1-d result, the mask and this
+     * broadcast against each other first (a {@code (T,)} mask picks the same columns of every row).
+     */
     default T maskedSelect(Tensor mask) {
-        return index(Index.of(mask));
+        int[] shape = Shape.broadcast(shape(), mask.shape());
+        return self().expand(shape).index(Index.of(mask.expand(shape)));
     }
 
     /** {@code scatter} of one value at every index position. */

@@ -86,4 +86,17 @@ class IndexingTest {
         assertArrayEquals(new int[] {3, 2}, nz.shape());
         assertArrayEquals(new long[] {0, 1, 0, 2, 1, 2}, nz.toLongArray());
     }
+
+    /** torch.masked_select broadcasts the mask and the input, and always gives a 1-d result. */
+    @Test
+    void maskedSelectBroadcastsAsPyTorch() {
+        Tensor x = Tensor.arange(6).reshape(2, 3);
+        Tensor columns = Tensor.of(new float[] {1, 0, 1}, 3).gt(0.0);
+        assertArrayEquals(new float[] {0, 2, 3, 5}, x.maskedSelect(columns).toFloatArray());
+        Tensor rows = Tensor.of(new float[] {0, 1}, 2, 1).gt(0.0);
+        Tensor picked = Tensor.of(new float[] {7}, 1).maskedSelect(rows);
+        assertArrayEquals(new int[] {1}, picked.shape());
+        assertArrayEquals(new float[] {3, 4, 5}, x.maskedSelect(rows).toFloatArray());
+        assertThrows(ShapeException.class, () -> x.maskedSelect(Tensor.of(new float[] {1, 0}, 2).gt(0.0)));
+    }
 }
