@@ -101,9 +101,15 @@ class ReadmeTest {
         compileAndRun("WhereLog", blocks.get(0) + blocks.get(1) + checks);
     }
 
+    /** The starter project's program, from the repository's root or the examples module. */
+    static Path starter(String file) {
+        Path p = Path.of("starter", file);
+        return Files.exists(p) ? p : Path.of("examples", "starter", file);
+    }
+
     @Test
-    void theTrainYourOwnModelLoopCompilesRunsAndLearns() throws Exception {
-        String source = javaBlocks(readme(), "## Train your own model", null).get(0);
+    void theStarterProgramCompilesRunsAndLearns() throws Exception {
+        String source = Files.readString(starter("src/main/java/TrainYourOwn.java"));
         String printed = compileAndRunClass("TrainYourOwn", source, tmp.resolve("model.safetensors").toString());
         Matcher m = Pattern.compile("epoch (\\d+) loss ([0-9.]+)").matcher(printed);
         double first = Double.NaN;
@@ -114,7 +120,27 @@ class ReadmeTest {
             last = loss;
         }
         assertTrue(last < 0.05 && last < first / 5, "the loop should learn: " + printed);
+        assertTrue(printed.startsWith("193 parameters"), printed);
         assertTrue(Files.size(tmp.resolve("model.safetensors")) > 0);
+    }
+
+    /** The README's excerpt is the starter's code, and the starter runs the program with the launcher's JVM flags. */
+    @Test
+    void theReadmeShowsTheStartersCodeAndTheStarterSetsTheJvmFlags() throws Exception {
+        String excerpt = javaBlocks(readme(), "## Train your own model", "## Layers").get(0);
+        StringBuilder dedented = new StringBuilder();
+        for (String line : Files.readString(starter("src/main/java/TrainYourOwn.java")).split("\n")) {
+            dedented.append(line.startsWith("    ") ? line.substring(4) : line).append('\n');
+        }
+        assertTrue(dedented.toString().contains(excerpt), "the README's excerpt is not in the starter's TrainYourOwn.java");
+        String pom = Files.readString(starter("pom.xml"));
+        for (String flag : new String[] {"<release>17</release>", "<argument>jdk.incubator.vector</argument>",
+            "<argument>-XX:PerMethodTrapLimit=10000</argument>", "<argument>-XX:+UseParallelGC</argument>"}) {
+            assertTrue(pom.contains(flag), "the starter's pom.xml lacks " + flag);
+        }
+        Path launcher = Files.exists(Path.of("..", "jgrad")) ? Path.of("..", "jgrad") : Path.of("jgrad");
+        assertTrue(Files.readString(launcher).contains("--add-modules jdk.incubator.vector -XX:PerMethodTrapLimit=10000 -XX:+UseParallelGC"),
+                "the launcher's flags changed: change the starter's pom.xml with them");
     }
 
     /** Every file the README names by its path (`bench/compare.py`, `DESIGN.md`, ...) is in the repository. */
