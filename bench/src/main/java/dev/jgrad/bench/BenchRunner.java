@@ -144,7 +144,7 @@ public final class BenchRunner {
         out.putAll(byKey);
         out.put("threads", threads);
         out.put("jdk", System.getProperty("java.vm.name") + " " + Runtime.version());
-        out.put("kernels", dev.jgrad.tensor.Simd.describe());
+        out.put("kernels", dev.jgrad.tensor.Backend.kernels());
         out.put("mode", length.name().toLowerCase(java.util.Locale.ROOT));
         Map<String, Object> err = new LinkedHashMap<>();
         errors.forEach((k, e) -> {

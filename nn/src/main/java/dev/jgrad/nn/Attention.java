@@ -3,7 +3,7 @@ package dev.jgrad.nn;
 import dev.jgrad.autograd.CustomFunction;
 import dev.jgrad.autograd.Variable;
 import dev.jgrad.tensor.DType;
-import dev.jgrad.tensor.MaskedSoftmax;
+import dev.jgrad.tensor.internal.fused.MaskedSoftmax;
 import dev.jgrad.tensor.Shape;
 import dev.jgrad.tensor.ShapeException;
 import dev.jgrad.tensor.Tensor;

@@ -3,7 +3,7 @@ package dev.jgrad.nn;
 import dev.jgrad.autograd.CustomFunction;
 import dev.jgrad.autograd.Variable;
 import dev.jgrad.tensor.DType;
-import dev.jgrad.tensor.PoolKernels;
+import dev.jgrad.tensor.internal.fused.PoolKernels;
 import dev.jgrad.tensor.Shape;
 import dev.jgrad.tensor.ShapeException;
 import dev.jgrad.tensor.Tensor;

@@ -2,7 +2,7 @@ package dev.jgrad.nn;
 
 import dev.jgrad.autograd.CustomFunction;
 import dev.jgrad.autograd.Variable;
-import dev.jgrad.tensor.RecurrentKernels;
+import dev.jgrad.tensor.internal.fused.RecurrentKernels;
 import dev.jgrad.tensor.Shape;
 import dev.jgrad.tensor.ShapeException;
 import dev.jgrad.tensor.Tensor;

@@ -76,7 +76,7 @@ public enum BinaryOp {
         return Tensor.where(a.eq(b), g.mul(0.5), g);
     }
 
-    double apply(double a, double b) {
+    public double apply(double a, double b) {
         return fn.applyAsDouble(a, b);
     }
 

@@ -1,5 +1,9 @@
 package dev.jgrad.tensor;
 
+import dev.jgrad.tensor.internal.kernels.Gemm;
+import dev.jgrad.tensor.internal.kernels.PackedGemm;
+import dev.jgrad.tensor.internal.kernels.Parallel;
+
 /** matmul with PyTorch's rules for 1-d and batched operands, and linear. The inner products run in {@link Gemm}. */
 final class Linalg {
     private Linalg() {

@@ -1,5 +1,13 @@
 package dev.jgrad.tensor;
 
+import dev.jgrad.tensor.internal.kernels.Parallel;
+import dev.jgrad.tensor.internal.kernels.ReductionKernels;
+import dev.jgrad.tensor.internal.kernels.SoftmaxKernels;
+import dev.jgrad.tensor.internal.kernels.Tuning;
+import dev.jgrad.tensor.internal.kernels.Simd;
+import dev.jgrad.tensor.internal.kernels.ThreadBuffer;
+import dev.jgrad.tensor.internal.kernels.VectorElementwise;
+import dev.jgrad.tensor.internal.kernels.VectorRows;
 import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -210,7 +218,7 @@ final class Reduce {
             }
         };
         // Only the float32 run path is split across threads: the gather path shares one buffer.
-        if (fastFloat && (long) plan.count * r.numel() >= Iter.PARALLEL_MIN) {
+        if (fastFloat && (long) plan.count * r.numel() >= Tuning.PARALLEL_MIN) {
             parallelRuns(op, x, plan, r, it);
         } else {
             it.forEachRow(new int[] {0, x.offset}, body);
@@ -401,9 +409,9 @@ final class Reduce {
     static double reduceFloatRun(Op op, float[] a, int off, int stride, int n) {
         switch (op) {
             case SUM:
-                return sumFloats(a, off, stride, n);
+                return ReductionKernels.sumFloats(a, off, stride, n);
             case MEAN:
-                return sumFloats(a, off, stride, n) / n;
+                return ReductionKernels.sumFloats(a, off, stride, n) / n;
             case PROD: {
                 double p = 1;
                 for (int i = 0; i < n; i++) {
@@ -446,30 +454,6 @@ final class Reduce {
                 return Math.log(s) + shift;
             }
         }
-    }
-
-    /** Sum with four accumulators: C2 will not reorder a single floating sum, so this runs four adds at a time. */
-    static double sumFloats(float[] a, int off, int stride, int n) {
-        if (Simd.ENABLED && stride == 1 && n >= 16) {
-            return VectorElementwise.sum(a, off, n);
-        }
-        double s0 = 0;
-        double s1 = 0;
-        double s2 = 0;
-        double s3 = 0;
-        int i = 0;
-        if (stride == 1) {
-            for (; i + 3 < n; i += 4) {
-                s0 += a[off + i];
-                s1 += a[off + i + 1];
-                s2 += a[off + i + 2];
-                s3 += a[off + i + 3];
-            }
-        }
-        for (; i < n; i++) {
-            s0 += a[off + i * stride];
-        }
-        return (s0 + s1) + (s2 + s3);
     }
 
     static double reduceDoubles(Op op, double[] v, int n) {
@@ -640,7 +624,7 @@ final class Reduce {
         int len = x.shape[d];
         // In a memory scope the result's array is recycled, not zeroed: nothing to overlap, so no second pass.
         if (Simd.ENABLED && d == n - 1 && x.dtype() == DType.FLOAT32 && x.isContiguous() && len >= 16
-                && x.numel() >= Iter.PARALLEL_MIN && Parallel.threads() > 1 && !Memory.inScope()) {
+                && x.numel() >= Tuning.PARALLEL_MIN && Parallel.threads() > 1 && !Memory.inScope()) {
             return softmaxRowsOverlapped(x, len, log);
         }
         Tensor r = Tensor.empty(x.dtype(), x.shape);
@@ -656,7 +640,7 @@ final class Reduce {
             float[] o = r.storage.f();
             it.forEachRowParallel(new int[] {0, x.offset}, len, (off, m) -> {
                 for (int i = 0; i < m; i++) {
-                    softmaxRowF(a, off[1] + i * xs, xStep, o, off[0] + i * rs, rStep, len, log);
+                    SoftmaxKernels.softmaxRowF(a, off[1] + i * xs, xStep, o, off[0] + i * rs, rStep, len, log);
                 }
             });
         } else {
@@ -724,7 +708,7 @@ final class Reduce {
             }
         });
         float[] o = result[0].storage.f();
-        Parallel.forRange(rows, Math.max(1, Iter.PARALLEL_MIN / 2 / len), (lo, hi) -> {
+        Parallel.forRange(rows, Math.max(1, Tuning.PARALLEL_MIN / 2 / len), (lo, hi) -> {
             for (int i = lo; i < hi; i++) {
                 if (log) {
                     VectorElementwise.addScalar(a, base + i * len, o, i * len, len, (float) -(rowMax[i] + Math.log(rowSum[i])));
@@ -734,32 +718,6 @@ final class Reduce {
             }
         });
         return result[0];
-    }
-
-    static void softmaxRowF(float[] a, int ao, int as, float[] o, int oo, int os, int n, boolean log) {
-        if (Simd.ENABLED && as == 1 && os == 1 && n >= 16) {
-            VectorElementwise.softmaxRow(a, ao, o, oo, n, log);
-            return;
-        }
-        double m = Double.NEGATIVE_INFINITY;
-        for (int k = 0; k < n; k++) {
-            m = Math.max(m, a[ao + k * as]);
-        }
-        double sum = 0;
-        for (int k = 0; k < n; k++) {
-            sum += Math.exp(a[ao + k * as] - m);
-        }
-        if (log) {
-            double lse = m + Math.log(sum);
-            for (int k = 0; k < n; k++) {
-                o[oo + k * os] = (float) (a[ao + k * as] - lse);
-            }
-        } else {
-            double inv = 1.0 / sum;
-            for (int k = 0; k < n; k++) {
-                o[oo + k * os] = (float) (Math.exp(a[ao + k * as] - m) * inv);
-            }
-        }
     }
 
     static void softmaxRowD(double[] a, int ao, int as, double[] o, int oo, int os, int n, boolean log) {

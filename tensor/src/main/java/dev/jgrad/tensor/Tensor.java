@@ -1,5 +1,7 @@
 package dev.jgrad.tensor;
 
+import dev.jgrad.tensor.internal.TensorAccess;
+
 import java.util.Arrays;
 import java.util.List;
 
@@ -19,6 +21,10 @@ import java.util.List;
  * {@link Inplace}). Tensors know nothing of gradients: see the autograd module for that.
  */
 public final class Tensor implements ArrayOps<Tensor> {
+    static {
+        TensorAccess.install(new TensorInternals());
+    }
+
     final Storage storage;
     final int offset;
     final int[] shape;

@@ -1,5 +1,6 @@
 package dev.jgrad.tensor;
 
+import dev.jgrad.tensor.internal.kernels.MathFns;
 import java.util.function.DoubleUnaryOperator;
 
 /**
@@ -91,7 +92,7 @@ public enum UnaryOp {
         this.derivative = derivative;
     }
 
-    double apply(double x) {
+    public double apply(double x) {
         return fn.applyAsDouble(x);
     }
 

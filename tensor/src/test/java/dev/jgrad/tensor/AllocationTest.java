@@ -57,10 +57,10 @@ class AllocationTest {
         Tensor q = Tensor.randn(g, 1, 256, 64);
         Tensor x = Tensor.randn(g, 1024, 1024);
         Tensor v = Tensor.randn(g, 1024);
-        int before = Parallel.threads();
+        int before = Backend.threads();
         try {
             for (int threads : new int[] {1, 2}) {
-                Parallel.setThreads(threads);
+                Backend.setThreads(threads);
                 long result = 4L * 256 * 256 * 64;
                 long outer = bytesAllocatedBy(result, () -> p.sub(q));
                 assertTrue(outer >= result && outer < result + BOOKKEEPING,
@@ -71,7 +71,7 @@ class AllocationTest {
                         "(1024,1024) + (1024,) with " + threads + " thread(s) allocated " + add + " bytes; its result is " + addResult + TRAP_LIMIT);
             }
         } finally {
-            Parallel.setThreads(before);
+            Backend.setThreads(before);
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.jgrad.tensor;
 
+import dev.jgrad.tensor.internal.kernels.MathFns;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -115,10 +116,10 @@ class ElementwiseTest {
         Generator g = new Generator(31);
         Tensor p = Tensor.randn(g, 3, 37, 1, 300);
         Tensor q = Tensor.randn(g, 300, 5, 37).permute(2, 1, 0).unsqueeze(0);
-        int before = Parallel.threads();
+        int before = Backend.threads();
         try {
             for (int threads : new int[] {1, 2}) {
-                Parallel.setThreads(threads);
+                Backend.setThreads(threads);
                 float[] got = p.sub(q).toFloatArray();
                 float[] pv = p.toFloatArray();
                 float[] qv = q.contiguous().toFloatArray();
@@ -137,7 +138,7 @@ class ElementwiseTest {
                 assertArrayEquals(contiguous, got, "a strided operand gives the values of its contiguous copy");
             }
         } finally {
-            Parallel.setThreads(before);
+            Backend.setThreads(before);
         }
     }
 }

@@ -160,16 +160,16 @@ class ReduceTest {
         // storage offset, and enough elements that several threads share the rows (and overlap the
         // result's allocation with the rows' statistics).
         Tensor x = Tensor.randn(new Generator(9), 98, 515).mul(Tensor.scalar(6.0, DType.FLOAT32)).narrow(0, 1, 97);
-        int before = Parallel.threads();
+        int before = Backend.threads();
         try {
-            Parallel.setThreads(1);
+            Backend.setThreads(1);
             float[] p1 = x.softmax(-1).toFloatArray();
             float[] l1 = x.logSoftmax(1).toFloatArray();
-            Parallel.setThreads(2);
+            Backend.setThreads(2);
             assertArrayEquals(p1, x.softmax(-1).toFloatArray(), 0f);
             assertArrayEquals(l1, x.logSoftmax(1).toFloatArray(), 0f);
         } finally {
-            Parallel.setThreads(before);
+            Backend.setThreads(before);
         }
         float[] p = x.softmax(-1).toFloatArray();
         float[] xv = x.toFloatArray();

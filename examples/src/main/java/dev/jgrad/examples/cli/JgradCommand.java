@@ -1,5 +1,7 @@
 package dev.jgrad.examples.cli;
 
+import dev.jgrad.tensor.Backend;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
@@ -8,11 +10,20 @@ import picocli.CommandLine.Spec;
 import java.util.concurrent.Callable;
 
 /** {@code jgrad}: the top-level command; it only dispatches to its subcommands. */
-@Command(name = "jgrad", mixinStandardHelpOptions = true, version = "jgrad 0.1.0",
+@Command(name = "jgrad", mixinStandardHelpOptions = true, versionProvider = JgradCommand.Version.class,
         description = "Train small models with jgrad, chart their loss, and check jgrad against PyTorch.",
         subcommands = {dev.jgrad.examples.train.TrainCommand.class, PlotCommand.class, ConformanceCommand.class},
         footer = {"", "./jgrad bench runs the JMH benchmarks of the workloads W1-W9 from their own jar (bench/target/jgrad-bench.jar)."})
 public final class JgradCommand implements Callable<Integer> {
+    /** The version, and which kernels this JVM runs (the Vector API ones need --add-modules jdk.incubator.vector). */
+    static final class Version implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            return new String[] {"jgrad 0.1.0", "kernels: " + Backend.kernels() + ", " + Backend.threads() + " thread(s)",
+                "Java " + System.getProperty("java.version") + " (" + System.getProperty("java.vm.name") + ")"};
+        }
+    }
+
     @Spec
     CommandSpec spec;
 

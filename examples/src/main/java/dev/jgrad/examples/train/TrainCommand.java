@@ -1,6 +1,6 @@
 package dev.jgrad.examples.train;
 
-import dev.jgrad.tensor.Parallel;
+import dev.jgrad.tensor.Backend;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -35,7 +35,7 @@ public final class TrainCommand implements Callable<Integer> {
         public Integer call() {
             options.validate(spec);
             if (options.threads != null) {
-                Parallel.setThreads(options.threads);
+                Backend.setThreads(options.threads);
             }
             train();
             return 0;

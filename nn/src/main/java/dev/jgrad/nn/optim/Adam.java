@@ -1,7 +1,7 @@
 package dev.jgrad.nn.optim;
 
 import dev.jgrad.nn.Parameter;
-import dev.jgrad.tensor.FusedOps;
+import dev.jgrad.tensor.internal.fused.AdamStep;
 import dev.jgrad.tensor.Tensor;
 
 import java.util.LinkedHashMap;
@@ -54,7 +54,7 @@ public class Adam extends Optimizer {
         double bc1 = 1 - Math.pow(beta1, t);
         double bc2Sqrt = Math.sqrt(1 - Math.pow(beta2, t));
         double l2 = decoupled ? 0 : weightDecay;
-        FusedOps.adam(p, grad, m, v, beta1, beta2, l2, lr / bc1, bc2Sqrt, eps);
+        AdamStep.adam(p, grad, m, v, beta1, beta2, l2, lr / bc1, bc2Sqrt, eps);
     }
 
     @Override

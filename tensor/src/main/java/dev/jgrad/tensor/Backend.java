@@ -1,0 +1,39 @@
+package dev.jgrad.tensor;
+
+import dev.jgrad.tensor.internal.kernels.Parallel;
+import dev.jgrad.tensor.internal.kernels.Simd;
+
+/**
+ * Which kernels run and on how many threads. The kernels are chosen once, when jgrad is first used: the Vector API
+ * ones where the {@code jdk.incubator.vector} module is present (start the JVM with
+ * {@code --add-modules jdk.incubator.vector}) and not switched off with {@code -Djgrad.vector=false}, else the
+ * plain-Java ones, which give the same numbers several times slower.
+ */
+public final class Backend {
+    private Backend() {
+    }
+
+    /** The kernels in use, for reports: "Vector API, 512-bit", "Vector API, 256-bit" or "plain Java". */
+    public static String kernels() {
+        return Simd.describe();
+    }
+
+    /** Whether the Vector API kernels are in use. */
+    public static boolean vectorized() {
+        return Simd.enabled();
+    }
+
+    /** How many threads the kernels use (default: the available processors, or {@code -Djgrad.threads=N}). */
+    public static int threads() {
+        return Parallel.threads();
+    }
+
+    /**
+     * Sets how many threads the kernels use; 1 runs everything on the calling thread. Results do not depend on it.
+     *
+     * @throws IllegalArgumentException when {@code n} is below 1
+     */
+    public static void setThreads(int n) {
+        Parallel.setThreads(n);
+    }
+}

@@ -1,0 +1,57 @@
+package dev.jgrad.tensor.internal.fused;
+
+import dev.jgrad.tensor.DType;
+import dev.jgrad.tensor.Shape;
+import dev.jgrad.tensor.Tensor;
+import dev.jgrad.tensor.internal.kernels.OptimizerKernels;
+
+import static dev.jgrad.tensor.internal.TensorAccess.bumpVersion;
+import static dev.jgrad.tensor.internal.TensorAccess.copy;
+import static dev.jgrad.tensor.internal.TensorAccess.doubles;
+import static dev.jgrad.tensor.internal.TensorAccess.floats;
+import static dev.jgrad.tensor.internal.TensorAccess.offset;
+
+/**
+ * Adam's update as one pass over a parameter, its gradient and its moments, in place, instead of a chain of ops
+ * with a temporary per step. Plain arithmetic on tensors, nothing of gradients: the nn optimizers call it.
+ */
+public final class AdamStep {
+    private AdamStep() {
+    }
+
+    /**
+     * One Adam step in place, PyTorch's formula: {@code g' = g + l2 * p}; {@code m = b1 m + (1-b1) g'};
+     * {@code v = b2 v + (1-b2) g'^2}; {@code p -= stepSize * m / (sqrt(v) / bc2Sqrt + eps)}. Decoupled
+     * decay (AdamW) is applied by the caller before ({@code p *= 1 - lr * wd}). Moments below
+     * {@link OptimizerKernels#FLUSH} become 0. {@code p}, {@code m} and {@code v} are floating tensors of one shape and
+     * type; non-contiguous ones are updated through contiguous copies.
+     */
+    public static void adam(Tensor p, Tensor g, Tensor m, Tensor v, double b1, double b2, double l2, double stepSize,
+                            double bc2Sqrt, double eps) {
+        if (!p.isFloatingPoint() || !java.util.Arrays.equals(p.shape(), g.shape()) || !java.util.Arrays.equals(p.shape(), m.shape())
+                || !java.util.Arrays.equals(p.shape(), v.shape()) || m.dtype() != p.dtype() || v.dtype() != p.dtype()) {
+            throw new IllegalArgumentException("adam: parameter, gradient and moments must be floating tensors of one shape, got "
+                    + p.dtype() + " " + Shape.str(p.shape()) + ", " + Shape.str(g.shape()) + ", " + m.dtype() + " " + Shape.str(m.shape())
+                    + ", " + v.dtype() + " " + Shape.str(v.shape()));
+        }
+        Tensor pc = p.isContiguous() ? p : p.clone();
+        Tensor mc = m.isContiguous() ? m : m.clone();
+        Tensor vc = v.isContiguous() ? v : v.clone();
+        Tensor gc = g.dtype() == p.dtype() && g.isContiguous() && !g.sharesStorage(p) && !g.sharesStorage(m) && !g.sharesStorage(v)
+                ? g : g.to(p.dtype()).clone();
+        int n = p.numel();
+        if (p.dtype() == DType.FLOAT32) {
+            OptimizerKernels.adam(floats(pc), offset(pc), floats(gc), offset(gc), floats(mc), offset(mc), floats(vc), offset(vc), n,
+                    (float) b1, (float) b2, (float) l2, (float) stepSize, (float) bc2Sqrt, (float) eps);
+        } else {
+            OptimizerKernels.adam(doubles(pc), offset(pc), doubles(gc), offset(gc), doubles(mc), offset(mc), doubles(vc), offset(vc), n,
+                    b1, b2, l2, stepSize, bc2Sqrt, eps);
+        }
+        for (Tensor[] pair : new Tensor[][] {{p, pc}, {m, mc}, {v, vc}}) {
+            if (pair[0] != pair[1]) {
+                copy(pair[1], pair[0]);
+            }
+            bumpVersion(pair[0]);
+        }
+    }
+}

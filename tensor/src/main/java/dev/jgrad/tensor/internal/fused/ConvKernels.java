@@ -1,0 +1,417 @@
+package dev.jgrad.tensor.internal.fused;
+
+import dev.jgrad.tensor.DType;
+import dev.jgrad.tensor.Shape;
+import dev.jgrad.tensor.ShapeException;
+import dev.jgrad.tensor.Tensor;
+import dev.jgrad.tensor.internal.kernels.Gemm;
+import dev.jgrad.tensor.internal.kernels.PackedGemm;
+import dev.jgrad.tensor.internal.kernels.Parallel;
+import dev.jgrad.tensor.internal.kernels.ReductionKernels;
+import dev.jgrad.tensor.internal.kernels.Simd;
+import dev.jgrad.tensor.internal.kernels.ThreadBuffer;
+import dev.jgrad.tensor.internal.kernels.VectorRows;
+
+import static dev.jgrad.tensor.internal.TensorAccess.dense;
+import static dev.jgrad.tensor.internal.TensorAccess.empty;
+import static dev.jgrad.tensor.internal.TensorAccess.floats;
+
+/**
+ * A float32 2-d convolution (groups 1) as im2col and matrix products, a chunk of samples at a time: each
+ * chunk's columns {@code (C KH KW, G OH OW)} (Caffe's layout, rows along the output's rows) are filled with
+ * the padding read as zeros, multiplied while they are still in the second-level cache, and dropped. A
+ * whole batch's columns are many times that cache (a (64, 32, 13, 13) input makes 8.9 MB of them), and
+ * writing them out and reading them back cost as much as the products. Backward recomputes each chunk's
+ * columns from the saved input for the weight's gradient and adds each chunk's column gradient straight
+ * back into the input (col2im) while it is in cache. Vector paths skip the columns' layout where the geometry
+ * allows: the forward packs them from the input into the product's B ({@link VectorPackedInput}), a 3 x 3
+ * window's weight gradient reads the input in place ({@link VectorWindowGradient}), and col2im writes each
+ * input row once when it fits a vector ({@link VectorCol2im}).
+ */
+public final class ConvKernels {
+    /** Up to this many columns per output position (C KH KW), the forward makes one product per sample, straight into the output. */
+    static final int PER_SAMPLE_MAX_K = 64;
+    /**
+     * The most floats of columns in one chunk, about a core's second-level cache: 1 MB where the CPU has 512-bit
+     * vectors (Zen 4 and 5, Xeons since Skylake-SP: 1-2 MB of L2 a core), else 512 KB (Zen 1-3). Java cannot ask the
+     * cache's size, and a virtual machine often hides it; the README has the measurements.
+     */
+    static final int CHUNK_FLOATS = Simd.GEMM.nr() >= 32 ? 1 << 18 : 1 << 17;
+    /**
+     * The weight's gradient is summed over the chunks in runs, each into its own buffer, the runs then added in
+     * order: fixed by the shape, not the threads, so the result does not depend on the thread count. A run per chunk
+     * where the buffers take at most this many floats together (whole chunks are the threads' tasks, and eight runs
+     * of three chunks left one thread idle for a run at the end of W8's second layer), else at least eight runs.
+     */
+    static final int WEIGHT_PART_FLOATS = 1 << 20;
+    static final int WEIGHT_PARTS = 8;
+    private static final boolean VECTOR = Simd.ENABLED;
+
+    /**
+     * Floats past a chunk's columns in their buffer: im2col's whole-vector row copies may write that far past
+     * the last row (and within the columns, only over rows it writes afterwards). Column gradients also have as
+     * many before them: col2im's shifted whole-vector loads read up to a vector outside their rows.
+     */
+    private static final int SLACK = 64;
+    private static final ThreadBuffer COLUMNS = new ThreadBuffer();
+    private static final ThreadBuffer PRODUCT = new ThreadBuffer();
+    private static final ThreadBuffer GRADIENT = new ThreadBuffer();
+
+    private ConvKernels() {
+    }
+
+    /** Geometry as (height, width) pairs: kernel, stride, padding, dilation; and the output size. */
+    public record Geometry(int kh, int kw, int sh, int sw, int ph, int pw, int dh, int dw, int oh, int ow) {
+        int positions() {
+            return oh * ow;
+        }
+    }
+
+    /** The gradients asked for (null where not): input {@code (N, C, H, W)}, weight {@code (OC, C, KH, KW)}, bias {@code (OC)}. */
+    public record ConvGradients(Tensor input, Tensor weight, Tensor bias) {
+    }
+
+    /** {@code y = w * x + b (N, OC, OH, OW)} for {@code x (N, C, H, W)}, {@code w (OC, C, KH, KW)} and {@code b (OC)} or null. */
+    public static Tensor conv2d(Tensor x, Tensor w, Tensor b, Geometry geo) {
+        check(x, w, b, geo);
+        Tensor in = dense(x);
+        int n = x.size(0);
+        int oc = w.size(0);
+        int per = w.size(1) * geo.kh() * geo.kw();
+        int p = geo.positions();
+        Tensor out = empty(DType.FLOAT32, n, oc, geo.oh(), geo.ow());
+        float[] bias = b == null ? null : floats(dense(b));
+        float[] o = floats(out);
+        float[] wa = floats(dense(w));
+        // A short k leaves the product bound by its writes of C: one product per sample, straight into its
+        // (OC, P) block of the output, which starts as the bias (no buffer, no copy, no pass for the bias).
+        int chunks = per <= PER_SAMPLE_MAX_K ? n : chunks(per, p, n);
+        // With several chunks (the threads take whole chunks), the weight is packed once for all of them.
+        PackedGemm.PackedA wp = chunks > 1 ? PackedGemm.packWhole(Simd.gemmFor(oc), oc, per, wa, 0, per, 1) : null;
+        // With the weight packed, columns at unit column stride go from the input (its padding written out, if any)
+        // straight into the product's packed B; else im2col lays them out and the product packs them.
+        boolean packedInput = VECTOR && wp != null && VectorPackedInput.fits(geo, per);
+        Parallel.forEachTask(chunks, (lo, hi) -> {
+            for (int t = lo; t < hi; t++) {
+                int s0 = first(t, chunks, n);
+                int gs = first(t + 1, chunks, n) - s0;
+                int gp = gs * p;
+                float[] cols = null;
+                float[] bp = null;
+                if (packedInput) {
+                    bp = COLUMNS.get(VectorPackedInput.size(per, gp, wp.kernel.nr()));
+                    VectorPackedInput.pack(PaddedInput.of(in, geo, s0, gs), gs, wp.kernel.nr(), bp);
+                } else {
+                    cols = COLUMNS.get(per * gp + SLACK);
+                    im2col(in, geo, s0, gs, cols);
+                }
+                if (gs == 1) {
+                    int block = s0 * oc * p;
+                    for (int c = 0; c < oc; c++) {
+                        java.util.Arrays.fill(o, block + c * p, block + (c + 1) * p, bias == null ? 0f : bias[c]);
+                    }
+                    forwardProduct(wp, bp, cols, wa, oc, per, false, p, o, block);
+                    continue;
+                }
+                float[] product = PRODUCT.get(oc * gp);
+                forwardProduct(wp, bp, cols, wa, oc, per, true, gp, product, 0);
+                // (OC, G, P) -> (G, OC, P), adding the bias on the way.
+                for (int s = 0; s < gs; s++) {
+                    for (int c = 0; c < oc; c++) {
+                        int src = c * gp + s * p;
+                        int dst = ((s0 + s) * oc + c) * p;
+                        float bc = bias == null ? 0f : bias[c];
+                        for (int q = 0; q < p; q++) {
+                            o[dst + q] = product[src + q] + bc;
+                        }
+                    }
+                }
+            }
+        });
+        return out;
+    }
+
+    /**
+     * The gradients from {@code grad (N, OC, OH, OW)}, for those {@code needs} asks for in the order input, weight,
+     * bias; {@code x} and {@code w} are the forward's.
+     */
+    public static ConvGradients conv2dBackward(Tensor grad, Tensor x, Tensor w, Geometry geo, boolean[] needs) {
+        Tensor in = dense(x);
+        int n = x.size(0);
+        int oc = w.size(0);
+        int per = w.size(1) * geo.kh() * geo.kw();
+        int p = geo.positions();
+        Tensor g32 = grad.to(DType.FLOAT32);
+        float[] wa = floats(dense(w));
+        int chunks = chunks(per, p, n);
+        int parts = Math.max(1, Math.min(chunks, Math.max(WEIGHT_PARTS, WEIGHT_PART_FLOATS / Math.max(1, oc * per))));
+        Tensor dX = needs[0] ? empty(DType.FLOAT32, x.shape()) : null;
+        // Each part's sum of the weight's gradient: (OC, C KH KW) from the output gradient's blocks in place when there is
+        // no input gradient; else transposed, (C KH KW, OC) = columns times the output gradient transposed, which packs
+        // the small output gradient transposed instead of the chunk's many columns.
+        // A 3 x 3 window with unit strides has its weight gradient summed from the input in place, transposed;
+        // not for few input channels, where transposing the output gradient for it costs as much as the product.
+        boolean windowed = VECTOR && VectorWindowGradient.fits(geo) && per > PER_SAMPLE_MAX_K;
+        boolean transposed = dX != null || windowed;
+        // Chunks copy the output gradient into their layout from its strides; only the per-sample first-layer path reads it
+        // dense, in place.
+        float[] gAll = dX == null && !windowed ? floats(dense(g32)) : null;
+        float[] dWParts = needs[1] ? floats(Tensor.zeros(DType.FLOAT32, parts, oc * per)) : null;
+        double[] dBParts = needs[2] ? new double[parts * oc] : null;
+        // With several chunks (the threads take whole parts), W^T is packed once for every chunk's input gradient.
+        PackedGemm.PackedA wtp = dX != null && chunks > 1 ? PackedGemm.packWhole(Simd.gemmFor(per), per, oc, wa, 0, 1, per) : null;
+        Parallel.forEachTask(parts, (lo, hi) -> {
+            for (int part = lo; part < hi; part++) {
+                float[] dWTo = dWParts;
+                int dWAt = part * oc * per;
+                for (int t = chunks * part / parts; t < chunks * (part + 1) / parts; t++) {
+                    int s0 = first(t, chunks, n);
+                    int gs = first(t + 1, chunks, n) - s0;
+                    int gp = gs * p;
+                    if (dX == null && !windowed) {
+                        // No input gradient (a first layer): the weight's and bias's gradients per sample, from the output gradient's
+                        // (OC, P) blocks in place, with no copy of it into the chunk's layout.
+                        float[] cols = dWTo == null ? null : COLUMNS.get(per * gp + SLACK);
+                        if (cols != null) {
+                            im2col(in, geo, s0, gs, cols);
+                        }
+                        for (int s = 0; s < gs; s++) {
+                            int at = (s0 + s) * oc * p;
+                            if (dBParts != null) {
+                                for (int c = 0; c < oc; c++) {
+                                    dBParts[part * oc + c] += ReductionKernels.sumFloats(gAll, at + c * p, 1, p);
+                                }
+                            }
+                            if (cols != null) {
+                                Gemm.sgemm(oc, p, per, gAll, at, p, 1, cols, s * p, 1, gp, dWTo, dWAt, per);
+                            }
+                        }
+                        continue;
+                    }
+                    // The chunk's output gradient as (OC, G P), and the bias's gradient from it.
+                    float[] gy = GRADIENT.get(oc * gp);
+                    ChunkGradient.gather(g32, s0, gs, gy, dBParts, part * oc);
+                    if (dWTo != null && windowed) {
+                        VectorWindowGradient.add(PaddedInput.of(in, geo, s0, gs), gs, gy, oc, dWTo, dWAt);
+                    } else if (dWTo != null) {
+                        float[] cols = COLUMNS.get(per * gp + SLACK);
+                        im2col(in, geo, s0, gs, cols);
+                        Gemm.sgemm(per, gp, oc, cols, 0, gp, 1, gy, 0, 1, gp, dWTo, dWAt, oc);
+                    }
+                    if (dX == null) {
+                        continue;
+                    }
+                    // Any columns made above are done with: their buffer takes the column gradients, so the chunk's working set
+                    // stays one buffer of columns (second-level cache is a megabyte or less).
+                    float[] dCols = COLUMNS.get(SLACK + per * gp + SLACK);
+                    if (wtp != null) {
+                        PackedGemm.sgemmPacked(wtp, true, gp, gy, 0, gp, 1, dCols, SLACK, gp);
+                    } else {
+                        Gemm.sgemmInto(per, oc, gp, wa, 0, 1, per, gy, 0, gp, 1, dCols, SLACK, gp);
+                    }
+                    col2im(dCols, SLACK, geo, dX, s0, gs);
+                }
+            }
+        });
+        Tensor dW = null;
+        if (dWParts != null) {
+            // The parts added in order (the result does not depend on the thread count), transposed back where they were.
+            dW = empty(DType.FLOAT32, w.shape());
+            float[] to = floats(dW);
+            for (int o = 0; o < oc; o++) {
+                for (int q = 0; q < per; q++) {
+                    int at = transposed ? q * oc + o : o * per + q;
+                    float sum = dWParts[at];
+                    for (int part = 1; part < parts; part++) {
+                        sum += dWParts[part * oc * per + at];
+                    }
+                    to[o * per + q] = sum;
+                }
+            }
+        }
+        Tensor dB = null;
+        if (dBParts != null) {
+            dB = empty(DType.FLOAT32, oc);
+            float[] db = floats(dB);
+            for (int c = 0; c < oc; c++) {
+                double sum = 0;
+                for (int part = 0; part < parts; part++) {
+                    sum += dBParts[part * oc + c];
+                }
+                db[c] = (float) sum;
+            }
+        }
+        return new ConvGradients(dX, dW, dB);
+    }
+
+    /**
+     * How many chunks the n samples are cut into: as few as keep each chunk's columns within {@link #CHUNK_FLOATS}
+     * (a chunk holds one sample at least). Chunk t holds samples {@code [first(t), first(t + 1))}, so the chunks
+     * differ by a sample at most (64 samples at 7 a chunk would leave a last chunk of one, and a thread idle while
+     * the other works).
+     */
+    private static int chunks(int per, int p, int n) {
+        int most = (int) Math.max(1, Math.min(n, CHUNK_FLOATS / Math.max(1L, (long) per * p)));
+        return (n + most - 1) / most;
+    }
+
+    /** The first sample of chunk t of {@code chunks} over n samples (n for t = chunks). */
+    private static int first(int t, int chunks, int n) {
+        return (int) ((long) n * t / chunks);
+    }
+
+    /**
+     * Fills {@code cols (C KH KW, G OH OW)} with the columns of samples {@code [s0, s0 + g)} of the contiguous
+     * x, zeros where a window reaches into the padding.
+     */
+    private static void im2col(Tensor x, Geometry geo, int s0, int g, float[] cols) {
+        int c = x.size(1);
+        int h = x.size(2);
+        int w = x.size(3);
+        int kk = geo.kh() * geo.kw();
+        int p = geo.positions();
+        int gp = g * p;
+        float[] src = floats(x);
+        for (int row = 0; row < c * kk; row++) {
+            int ch = row / kk;
+            int ki = (row % kk) / geo.kw();
+            int kj = row % geo.kw();
+            // The output columns whose input column lies inside the row: the same for every row of this kernel column.
+            int x0 = kj * geo.dw() - geo.pw();
+            int from = Math.min(geo.ow(), firstInside(x0, geo.sw()));
+            int to = Math.max(from, endInside(x0, geo.sw(), w, geo.ow()));
+            // Rows with no padding on either side are copied in whole vectors, past their end onto the next row.
+            boolean whole = VECTOR && from == 0 && to == geo.ow();
+            // The output rows whose input row lies inside the plane: [iLo, iHi), the same for every sample.
+            int y0 = ki * geo.dh() - geo.ph();
+            int iLo = Math.min(geo.oh(), firstInside(y0, geo.sh()));
+            int iHi = Math.max(iLo, endInside(y0, geo.sh(), h, geo.oh()));
+            for (int s = 0; s < g; s++) {
+                int plane = ((s0 + s) * c + ch) * h * w;
+                int block = row * gp + s * p;
+                java.util.Arrays.fill(cols, block, block + iLo * geo.ow(), 0f);
+                int first = plane + (iLo * geo.sh() + y0) * w + x0;
+                int last = first + (iHi - 1 - iLo) * geo.sh() * w;
+                if (whole && geo.sw() == 1 && iHi > iLo && last + VectorRows.span(to) <= src.length) {
+                    VectorRows.copyRows(src, first, geo.sh() * w, cols, block + iLo * geo.ow(), geo.ow(), iHi - iLo, to);
+                } else {
+                    for (int i = iLo; i < iHi; i++) {
+                        copyRow(src, first + (i - iLo) * geo.sh() * w, geo.sw(), cols, block + i * geo.ow(), from, to, geo.ow());
+                    }
+                }
+                // Zeros after the copied rows, over what the last whole-vector copy wrote past its row.
+                java.util.Arrays.fill(cols, block + iHi * geo.ow(), block + geo.oh() * geo.ow(), 0f);
+            }
+        }
+    }
+
+    /** One output row of columns at {@code cols[dst]}: zeros before {@code from} and from {@code to} on, the input between. */
+    private static void copyRow(float[] src, int srcRow, int sw, float[] cols, int dst, int from, int to, int ow) {
+        for (int j = 0; j < from; j++) {
+            cols[dst + j] = 0f;
+        }
+        for (int j = from; j < to; j++) {
+            cols[dst + j] = src[srcRow + j * sw];
+        }
+        for (int j = to; j < ow; j++) {
+            cols[dst + j] = 0f;
+        }
+    }
+
+    /**
+     * The forward's product over {@code q} positions, {@code C (+)= W columns} into {@code c[co]} (rows {@code q} apart):
+     * from the columns packed straight from the input ({@code bp}), else from the laid-out columns ({@code cols}) with
+     * the weight packed ({@code wp}) or read in place ({@code wa}, {@code (OC, per)}).
+     */
+    private static void forwardProduct(PackedGemm.PackedA wp, float[] bp, float[] cols, float[] wa, int oc, int per, boolean overwrite,
+                                       int q, float[] c, int co) {
+        if (bp != null) {
+            PackedGemm.sgemmPackedB(wp, overwrite, q, bp, c, co, q);
+        } else if (wp != null) {
+            PackedGemm.sgemmPacked(wp, overwrite, q, cols, 0, q, 1, c, co, q);
+        } else {
+            Gemm.sgemm(overwrite, oc, per, q, wa, 0, per, 1, cols, 0, q, 1, c, co, q);
+        }
+    }
+
+    /**
+     * Writes samples {@code [s0, s0 + g)} of the contiguous {@code dx (N, C, H, W)}: zeros, with the column
+     * gradients {@code cols (C KH KW, G OH OW)}, starting at {@code cols[at]} with {@link #SLACK} floats of the buffer
+     * on either side, added back where they were read from.
+     */
+    private static void col2im(float[] cols, int at, Geometry geo, Tensor dx, int s0, int g) {
+        int c = dx.size(1);
+        int h = dx.size(2);
+        int w = dx.size(3);
+        int kk = geo.kh() * geo.kw();
+        int p = geo.positions();
+        int gp = g * p;
+        float[] dst = floats(dx);
+        boolean rowVectors = VECTOR && VectorCol2im.fits(geo, w, SLACK, SLACK);
+        boolean[] written = rowVectors ? VectorCol2im.lanesWritten(geo, w) : null;
+        float[] row = rowVectors ? new float[VectorCol2im.L] : null;
+        for (int s = 0; s < g; s++) {
+            for (int ch = 0; ch < c; ch++) {
+                int plane = ((s0 + s) * c + ch) * h * w;
+                if (rowVectors) {
+                    VectorCol2im.plane(cols, at + ch * kk * gp + s * p, gp, geo, dst, plane, h, w, written, row);
+                    continue;
+                }
+                java.util.Arrays.fill(dst, plane, plane + h * w, 0f);
+                for (int k = 0; k < kk; k++) {
+                    int ki = k / geo.kw();
+                    int kj = k % geo.kw();
+                    int colRow = at + (ch * kk + k) * gp + s * p;
+                    int x0 = kj * geo.dw() - geo.pw();
+                    int from = firstInside(x0, geo.sw());
+                    int to = endInside(x0, geo.sw(), w, geo.ow());
+                    // The output rows whose input row lies inside the plane, added in one tight loop.
+                    int y0 = ki * geo.dh() - geo.ph();
+                    int iLo = Math.min(geo.oh(), firstInside(y0, geo.sh()));
+                    int iHi = Math.max(iLo, endInside(y0, geo.sh(), h, geo.oh()));
+                    if (iHi > iLo && to > from) {
+                        int dstRow = plane + (iLo * geo.sh() + y0) * w + x0 + from * geo.sw();
+                        addRows(cols, colRow + iLo * geo.ow() + from, geo.ow(), dst, dstRow, geo.sh() * w, geo.sw(), iHi - iLo, to - from);
+                    }
+                }
+            }
+        }
+    }
+
+    /**
+     * {@code dst[to + r dstStride + j sw] += src[from + r srcStride + j]} for {@code r < rows}, {@code j < len}: the column
+     * gradients of one kernel position added back row after row.
+     */
+    private static void addRows(float[] src, int from, int srcStride, float[] dst, int to, int dstStride, int sw, int rows, int len) {
+        for (int r = 0; r < rows; r++) {
+            if (VECTOR && sw == 1) {
+                VectorRows.add(src, from + r * srcStride, dst, to + r * dstStride, len);
+                continue;
+            }
+            for (int j = 0; j < len; j++) {
+                dst[to + r * dstStride + j * sw] += src[from + r * srcStride + j];
+            }
+        }
+    }
+
+    /** The first output column j whose input column {@code x0 + j * stride} is not left of the input. */
+    private static int firstInside(int x0, int stride) {
+        return x0 >= 0 ? 0 : (-x0 + stride - 1) / stride;
+    }
+
+    /** One past the last output column j (at most {@code ow}) whose input column {@code x0 + j * stride} is inside {@code [0, w)}. */
+    private static int endInside(int x0, int stride, int w, int ow) {
+        return x0 >= w ? 0 : Math.min(ow, (w - 1 - x0) / stride + 1);
+    }
+
+    private static void check(Tensor x, Tensor w, Tensor b, Geometry geo) {
+        boolean ok = x.dim() == 4 && w.dim() == 4 && w.size(1) == x.size(1) && w.size(2) == geo.kh() && w.size(3) == geo.kw()
+                && x.dtype() == DType.FLOAT32 && w.dtype() == DType.FLOAT32
+                && (b == null || (b.dtype() == DType.FLOAT32 && b.numel() == w.size(0)));
+        if (!ok) {
+            throw new ShapeException("conv2d kernel: expected float32 x (N, C, H, W), weight (OC, C, " + geo.kh() + ", " + geo.kw()
+                    + ") and bias (OC), got x " + x.dtype() + " " + Shape.str(x.shape()) + ", weight " + w.dtype() + " "
+                    + Shape.str(w.shape()) + (b == null ? "" : ", bias " + b.dtype() + " " + Shape.str(b.shape())));
+        }
+    }
+}

@@ -1,0 +1,593 @@
+package dev.jgrad.tensor.internal.kernels;
+
+/**
+ * The blocked matrix product for float32 ({@code C += A B}, or {@code C = A B} with {@code overwrite}: C's old
+ * values are then never read, so a new result needs no zeroing first), in the GotoBLAS layout: for each panel of
+ * {@link #KC} rows of B, B is packed once into slivers of {@code nr} columns; then each block of
+ * {@link #MC} rows of A is packed into slivers of {@code mr} rows and multiplied sliver by sliver by the
+ * {@link MicroKernel}. A B sliver (kc x nr) stays in L1 while A slivers stream past it; the A block stays
+ * in L2. Row blocks and column chunks are shared among the threads of {@link Parallel}; each writes its own
+ * part of C, so the result does not depend on the thread count.
+ */
+public final class PackedGemm {
+    public static final int KC = 512;
+    public static final int MC = 96;
+    /** Products below this many flops run on the calling thread: a fork costs more than it saves. */
+    public static final long PARALLEL_FLOPS = 1L << 22;
+    /** The most elements of B read in place, unpacked (it then sits in L2 while A streams past). */
+    public static final long DIRECT_MAX_B = 1L << 15;
+    /** Each thread's packing buffers, grown as needed and kept: a training step multiplies the same shapes again. */
+    /**
+     * Packed B lives in the calling thread's buffer and workers only read it while the call lasts; each
+     * worker packs A into its own.
+     */
+    private static final ThreadBuffer A_BUFFER = new ThreadBuffer();
+    private static final boolean VECTOR = Simd.ENABLED;
+    private static final ThreadBuffer B_BUFFER = new ThreadBuffer();
+
+    private PackedGemm() {
+    }
+
+    public static void sgemm(MicroKernel kernel, int n, int k, int p, float[] a, int ao, int ars, int acs, float[] b, int bo, int brs, int bcs,
+                      float[] c, int co, int crs) {
+        sgemm(kernel, false, n, k, p, a, ao, ars, acs, b, bo, brs, bcs, c, co, crs);
+    }
+
+    /** {@code C = A B} when {@code overwrite}, else {@code C += A B}. */
+    public static void sgemm(MicroKernel kernel, boolean overwrite, int n, int k, int p, float[] a, int ao, int ars, int acs, float[] b, int bo,
+                      int brs, int bcs, float[] c, int co, int crs) {
+        int nr = kernel.nr();
+        long flops = 2L * n * k * p;
+        boolean dots = acs == 1 && brs == 1 && p < nr && k >= DOTS_MIN_K;
+        boolean splitK = !dots && k >= SPLIT_K_MIN && k >= 4L * Math.max(n, p) && flops >= PARALLEL_FLOPS && (long) n * p <= SPLIT_K_FLOATS;
+        if (overwrite && (dots || splitK || k == 0)) {
+            // These paths add into C (C is small beside the product here): start it at zero.
+            zero(c, co, crs, n, p);
+        }
+        if (dots) {
+            dots(kernel, n, k, p, a, ao, ars, b, bo, bcs, c, co, crs);
+            return;
+        }
+        if (k == 0) {
+            return;
+        }
+        if (k <= KC && bcs == 1 && (long) k * p <= DIRECT_MAX_B) {
+            direct(kernel, overwrite, n, k, p, a, ao, ars, acs, b, bo, brs, c, co, crs);
+            return;
+        }
+        if (bcs == 1 && k <= KC && (long) n * k <= WIDE_MAX_A && p >= WIDE_MIN_RATIO * n) {
+            wide(kernel, overwrite, n, k, p, a, ao, ars, acs, b, bo, brs, c, co, crs);
+            return;
+        }
+        if (splitK) {
+            splitK(kernel, n, k, p, a, ao, ars, acs, b, bo, brs, bcs, c, co, crs);
+            return;
+        }
+        blocked(kernel, overwrite, n, k, p, a, ao, ars, acs, b, bo, brs, bcs, c, co, crs);
+    }
+
+    /** Rows [0, n) and columns [0, p) of C set to zero. */
+    public static void zero(float[] c, int co, int crs, int n, int p) {
+        for (int i = 0; i < n; i++) {
+            java.util.Arrays.fill(c, co + i * crs, co + i * crs + p, 0f);
+        }
+    }
+
+    /** The shortest k for {@link #dots}: below it, the nine sums across each accumulator's lanes cost too much. */
+    public static final int DOTS_MIN_K = 256;
+    /** How much of k {@link #dots} takes at a time: B's columns over it stay in L2 while the rows of A pass. */
+    public static final int DOTS_KC = 2048;
+
+    /**
+     * A product with fewer columns than a tile has, whose A has unit-stride rows and B unit-stride columns,
+     * as a first convolution's weight gradient ({@code (32, 43264) @ (43264, 9)}, B im2col's columns
+     * transposed): a tile would waste most of its columns and the packing would copy both operands whole.
+     * Instead each 3 x 3 block of C is nine dot products read in place. The threads take blocks of rows;
+     * each entry's sum runs in the same order whatever the thread count.
+     */
+    private static void dots(MicroKernel kernel, int n, int k, int p, float[] a, int ao, int ars, float[] b, int bo, int bcs,
+                             float[] c, int co, int crs) {
+        int rowBlocks = (n + 2) / 3;
+        Parallel.RangeBody body = (lo, hi) -> {
+            for (int k0 = 0; k0 < k; k0 += DOTS_KC) {
+                int kc = Math.min(DOTS_KC, k - k0);
+                for (int ib = lo; ib < hi; ib++) {
+                    int i = ib * 3;
+                    for (int j = 0; j < p; j += 3) {
+                        kernel.dots(kc, a, ao + i * ars + k0, ars, Math.min(3, n - i), b, bo + j * bcs + k0, bcs, Math.min(3, p - j),
+                                c, co + i * crs + j, crs);
+                    }
+                }
+            }
+        };
+        if (2L * n * k * p < PARALLEL_FLOPS) {
+            body.run(0, rowBlocks);
+        } else {
+            Parallel.forRange(rowBlocks, 1, body);
+        }
+    }
+
+    /**
+     * Products whose k is long and at least four times C's sides are cut along k (a weight's gradient
+     * over a batch), into at most this many runs, whose buffers of C together hold at most this many floats.
+     */
+    public static final int SPLIT_K_MIN = 4 * KC;
+    public static final int SPLIT_K_PARTS = 8;
+    public static final long SPLIT_K_FLOATS = 1L << 21;
+
+    /**
+     * A product with a small C and a long k, as {@code (64, 7744) @ (7744, 288)} or {@code (32, 43264) @ (43264, 9)}:
+     * split by rows and columns of C, the threads would meet at every panel of k and share a few uneven
+     * tiles. Instead k is cut into a fixed number of runs (fixed by the shape, not the threads, so the
+     * result does not depend on the thread count), each run's product made into its own buffer by
+     * whichever thread is free, and the buffers added into C in order.
+     */
+    private static void splitK(MicroKernel kernel, int n, int k, int p, float[] a, int ao, int ars, int acs, float[] b, int bo, int brs,
+                               int bcs, float[] c, int co, int crs) {
+        int parts = (int) Math.max(1, Math.min(Math.min(SPLIT_K_PARTS, k / (SPLIT_K_MIN / 2)), SPLIT_K_FLOATS / ((long) n * p)));
+        float[][] partial = new float[parts][];
+        Parallel.forEachTask(parts, (lo, hi) -> {
+            for (int t = lo; t < hi; t++) {
+                int k0 = (int) ((long) k * t / parts);
+                int k1 = (int) ((long) k * (t + 1) / parts);
+                float[] cp = new float[n * p];
+                blocked(kernel, true, n, k1 - k0, p, a, ao + k0 * acs, ars, acs, b, bo + k0 * brs, brs, bcs, cp, 0, p);
+                partial[t] = cp;
+            }
+        });
+        for (float[] cp : partial) {
+            for (int i = 0; i < n; i++) {
+                int row = co + i * crs;
+                for (int j = 0; j < p; j++) {
+                    c[row + j] += cp[i * p + j];
+                }
+            }
+        }
+    }
+
+    /** The blocked product: panels of {@link #KC} rows of B, each packed once and shared by the threads' row blocks. */
+    private static void blocked(MicroKernel kernel, boolean overwrite, int n, int k, int p, float[] a, int ao, int ars, int acs, float[] b,
+                                int bo, int brs, int bcs, float[] c, int co, int crs) {
+        int mr = kernel.mr();
+        int nr = kernel.nr();
+        int slivers = (p + nr - 1) / nr;
+        long flops = 2L * n * k * p;
+        int threads = flops < PARALLEL_FLOPS ? 1 : Parallel.threads();
+        // Row blocks of whole mr-row slivers, at most MC rows each, their count a multiple of the threads
+        // and their sizes within one sliver of each other, so that the threads finish together.
+        int rowSlivers = (n + mr - 1) / mr;
+        int rowBlocks = Math.max(1, (rowSlivers * mr + MC - 1) / MC);
+        rowBlocks = Math.min(rowSlivers, (rowBlocks + threads - 1) / threads * threads);
+        // Enough tasks to keep every thread busy: split the columns when there are few row blocks (each task packs its
+        // rows of A, so on one thread the columns stay whole and A is packed once).
+        int colChunks = threads == 1 ? 1 : Math.max(1, Math.min(slivers, (2 * threads + rowBlocks - 1) / rowBlocks));
+        int tasks = rowBlocks * colChunks;
+        int blocks = rowBlocks;
+        float[] bp = B_BUFFER.get(slivers * nr * Math.min(k, KC));
+        for (int pc = 0; pc < k; pc += KC) {
+            int kc = Math.min(KC, k - pc);
+            int kOff = bo + pc * brs;
+            if (threads == 1) {
+                packB(b, kOff, brs, bcs, kc, p, nr, bp);
+            } else {
+                // Slivers of B are independent: pack them on all threads.
+                int kcs = kc;
+                Parallel.forRange(slivers, 1, (lo, hi) -> packBSlivers(b, kOff, brs, bcs, kcs, p, nr, bp, lo, hi));
+            }
+            int kFrom = pc;
+            // The first panel writes C (when overwriting), the later ones add into it.
+            boolean first = overwrite && pc == 0;
+            Parallel.RangeBody body = (lo, hi) -> {
+                for (int t = lo; t < hi; t++) {
+                    int rb = t / colChunks;
+                    int cc = t % colChunks;
+                    int ic = (int) ((long) rowSlivers * rb / blocks) * mr;
+                    int rows = Math.min((int) ((long) rowSlivers * (rb + 1) / blocks) * mr, n) - ic;
+                    int sFrom = (int) ((long) slivers * cc / colChunks);
+                    int sTo = (int) ((long) slivers * (cc + 1) / colChunks);
+                    float[] ap = A_BUFFER.get(((rows + mr - 1) / mr) * mr * kc);
+                    packA(a, ao + ic * ars + kFrom * acs, ars, acs, rows, kc, mr, ap);
+                    for (int s = sFrom; s < sTo; s++) {
+                        int jc = s * nr;
+                        int cols = Math.min(nr, p - jc);
+                        for (int ir = 0; ir < rows; ir += mr) {
+                            kernel.run(kc, ap, ir * kc, bp, s * nr * kc, nr, c, co + (ic + ir) * crs + jc, crs, Math.min(mr, rows - ir), cols, first);
+                        }
+                    }
+                }
+            };
+            if (threads == 1) {
+                body.run(0, tasks);
+            } else {
+                Parallel.forEachTask(tasks, body);
+            }
+        }
+    }
+
+    /** The most elements of A that {@link #wide} packs at once (they then sit in L2 beside a chunk of B). */
+    public static final long WIDE_MAX_A = 1L << 16;
+    /** How many times more columns than rows a product needs for {@link #wide} (at 256 x 256 x 256, blocked is faster). */
+    public static final int WIDE_MIN_RATIO = 8;
+    /**
+     * B's row stride (floats) from which {@link #wide} packs each chunk of B before use instead of reading it in
+     * place: with rows a page or more apart, a sliver's k rows touch k pages, more than the first-level TLB
+     * holds on some machines (Zen 1: 64 entries), and every load then waits for a page walk.
+     */
+    public static final int WIDE_PACK_ROW_STRIDE = 1024;
+    /** The floats of B in each chunk of columns that {@link #wide} hands a thread. */
+    public static final int WIDE_CHUNK_FLOATS = 1 << 15;
+
+    /**
+     * A product with few rows and many columns, as a convolution over a whole batch ({@code (64, 288) @ (288, 7744)}):
+     * B is used by only a few slivers of A, so packing all of it up front would cost about as much as the product.
+     * Instead A is packed once, whole, and the threads take chunks of B's columns: each chunk is read from memory
+     * once (in place, or packed by its thread where B's rows are far apart) and stays in L2 while every sliver of
+     * A passes over it.
+     */
+    private static void wide(MicroKernel kernel, boolean overwrite, int n, int k, int p, float[] a, int ao, int ars, int acs, float[] b,
+                             int bo, int brs, float[] c, int co, int crs) {
+        int mr = kernel.mr();
+        int nr = kernel.nr();
+        int rowSlivers = (n + mr - 1) / mr;
+        int colSlivers = (p + nr - 1) / nr;
+        float[] ap = A_BUFFER.get(rowSlivers * mr * k);
+        packA(a, ao, ars, acs, n, k, mr, ap);
+        boolean pack = brs >= WIDE_PACK_ROW_STRIDE;
+        float[] be = pack ? null : edgeSliver(b, bo, brs, k, p, nr);
+        int perChunk = Math.max(1, Math.min(8, WIDE_CHUNK_FLOATS / (k * nr)));
+        int chunks = (colSlivers + perChunk - 1) / perChunk;
+        Parallel.RangeBody body = (lo, hi) -> {
+            for (int ch = lo; ch < hi; ch++) {
+                int sFrom = ch * perChunk;
+                int sTo = Math.min(colSlivers, (ch + 1) * perChunk);
+                float[] bp = null;
+                if (pack) {
+                    // Each thread packs its own chunk (B_BUFFER is per thread, and wide uses no other).
+                    bp = B_BUFFER.get(perChunk * nr * k);
+                    packBSlivers(b, bo + sFrom * nr, brs, 1, k, p - sFrom * nr, nr, bp, 0, sTo - sFrom);
+                }
+                for (int i = 0; i < rowSlivers; i++) {
+                    int ir = i * mr;
+                    int rows = Math.min(mr, n - ir);
+                    for (int j = sFrom; j < sTo; j++) {
+                        int jc = j * nr;
+                        int cols = Math.min(nr, p - jc);
+                        if (pack) {
+                            kernel.run(k, ap, i * mr * k, bp, (j - sFrom) * nr * k, nr, c, co + ir * crs + jc, crs, rows, cols, overwrite);
+                        } else {
+                            boolean bWhole = jc + nr <= p;
+                            kernel.run(k, ap, i * mr * k, bWhole ? b : be, bWhole ? bo + jc : 0, bWhole ? brs : nr,
+                                    c, co + ir * crs + jc, crs, rows, cols, overwrite);
+                        }
+                    }
+                }
+            }
+        };
+        if (2L * n * k * p < PARALLEL_FLOPS) {
+            body.run(0, chunks);
+        } else {
+            Parallel.forEachTask(chunks, body);
+        }
+    }
+
+    /**
+     * A product small enough to skip packing B: whole slivers of B are read in place, by rows, and only
+     * the sliver cut by the right edge is packed (zero-padded). Each sliver of A is packed before use
+     * (mr x k floats, cheap): the micro-kernel then reads A at strides the JIT sees as constants instead of
+     * broadcasting from mr rows of A in place. Row slivers are shared
+     * among the threads.
+     */
+    public static void direct(MicroKernel kernel, boolean overwrite, int n, int k, int p, float[] a, int ao, int ars, int acs, float[] b, int bo,
+                       int brs, float[] c, int co, int crs) {
+        int mr = kernel.mr();
+        int nr = kernel.nr();
+        int rowSlivers = (n + mr - 1) / mr;
+        int colSlivers = (p + nr - 1) / nr;
+        float[] be = edgeSliver(b, bo, brs, k, p, nr);
+        Parallel.RangeBody body = (lo, hi) -> {
+            float[] ap = A_BUFFER.get(mr * k);
+            for (int i = lo; i < hi; i++) {
+                int ir = i * mr;
+                int rows = Math.min(mr, n - ir);
+                packA(a, ao + ir * ars, ars, acs, rows, k, mr, ap);
+                for (int j = 0; j < colSlivers; j++) {
+                    int jc = j * nr;
+                    boolean bWhole = jc + nr <= p;
+                    kernel.run(k, ap, 0, bWhole ? b : be, bWhole ? bo + jc : 0, bWhole ? brs : nr,
+                            c, co + ir * crs + jc, crs, rows, Math.min(nr, p - jc), overwrite);
+                }
+            }
+        };
+        if (2L * n * k * p < PARALLEL_FLOPS) {
+            body.run(0, rowSlivers);
+        } else {
+            Parallel.forEachTask(rowSlivers, body);
+        }
+    }
+
+    /**
+     * An A packed once for many products with different Bs on one thread (a convolution's weight, multiplied by
+     * chunk after chunk of columns): slivers of mr rows per panel of {@link #KC} columns, {@code [panel][sliver][k][r]}.
+     */
+    public static final class PackedA {
+        public final MicroKernel kernel;
+        public final int n;
+        public final int k;
+        public final float[] ap;
+
+        private PackedA(MicroKernel kernel, int n, int k, float[] ap) {
+            this.kernel = kernel;
+            this.n = n;
+            this.k = k;
+            this.ap = ap;
+        }
+
+        /** Where panel {@code pc} (its first k) starts in {@link #ap}. */
+        int panel(int pc) {
+            return ((n + kernel.mr() - 1) / kernel.mr()) * kernel.mr() * pc;
+        }
+    }
+
+    /** A {@code (n, k)} with row and column strides (ars, acs), packed for {@link #sgemmPacked}. */
+    public static PackedA packWhole(MicroKernel kernel, int n, int k, float[] a, int ao, int ars, int acs) {
+        int mr = kernel.mr();
+        float[] ap = new float[((n + mr - 1) / mr) * mr * k];
+        PackedA packed = new PackedA(kernel, n, k, ap);
+        for (int pc = 0; pc < k; pc += KC) {
+            packA(a, ao + pc * acs, ars, acs, n, Math.min(KC, k - pc), mr, ap, packed.panel(pc));
+        }
+        return packed;
+    }
+
+    /**
+     * {@code C (+)= A B} for a packed A of at most {@link #KC} columns and a B its caller packed as {@link #packB} would
+     * ({@code [sliver][k][nr]}, a convolution's columns gathered straight from its input), on the calling thread.
+     */
+    public static void sgemmPackedB(PackedA a, boolean overwrite, int p, float[] bp, float[] c, int co, int crs) {
+        if (nothingToMultiply(a, overwrite, p, c, co, crs)) {
+            return;
+        }
+        if (a.k > KC) {
+            throw new IllegalArgumentException("sgemmPackedB: k " + a.k + " is more than a panel (" + KC + ")");
+        }
+        for (int s = 0; s < (p + a.kernel.nr() - 1) / a.kernel.nr(); s++) {
+            sliver(a, 0, a.k, bp, s * a.kernel.nr() * a.k, a.kernel.nr(), s, p, c, co, crs, overwrite);
+        }
+    }
+
+    /** Whether {@code A B} has no product to compute (no rows, no columns, or k = 0, where C is zeroed if overwritten). */
+    private static boolean nothingToMultiply(PackedA a, boolean overwrite, int p, float[] c, int co, int crs) {
+        if (a.n == 0 || p == 0) {
+            return true;
+        }
+        if (a.k == 0 && overwrite) {
+            zero(c, co, crs, a.n, p);
+        }
+        return a.k == 0;
+    }
+
+    /** Sliver s of C's columns from panel {@code aAt} of A ({@code kc} deep) and that sliver of B at {@code bp[bAt]}, rows {@code bk} apart. */
+    private static void sliver(PackedA a, int aAt, int kc, float[] bs, int bAt, int bk, int s, int p, float[] c, int co, int crs, boolean first) {
+        int mr = a.kernel.mr();
+        int jc = s * a.kernel.nr();
+        int cols = Math.min(a.kernel.nr(), p - jc);
+        for (int ir = 0; ir < a.n; ir += mr) {
+            a.kernel.run(kc, a.ap, aAt + ir * kc, bs, bAt, bk, c, co + ir * crs + jc, crs, Math.min(mr, a.n - ir), cols, first);
+        }
+    }
+
+    /**
+     * {@code C (+)= A B} for a packed A and a {@code (k, p)} B, on the calling thread: B is read in place when it is small
+     * enough to stay in cache and its rows are contiguous (as in {@link #direct}), else packed a panel at a time.
+     */
+    public static void sgemmPacked(PackedA a, boolean overwrite, int p, float[] b, int bo, int brs, int bcs, float[] c, int co, int crs) {
+        if (nothingToMultiply(a, overwrite, p, c, co, crs)) {
+            return;
+        }
+        int nr = a.kernel.nr();
+        int k = a.k;
+        int slivers = (p + nr - 1) / nr;
+        boolean inPlace = bcs == 1 && k <= KC && (long) k * p <= DIRECT_MAX_B;
+        float[] be = inPlace ? edgeSliver(b, bo, brs, k, p, nr) : null;
+        float[] bp = inPlace ? null : B_BUFFER.get(slivers * nr * Math.min(k, KC));
+        for (int pc = 0; pc < k; pc += KC) {
+            int kc = Math.min(KC, k - pc);
+            if (!inPlace) {
+                packB(b, bo + pc * brs, brs, bcs, kc, p, nr, bp);
+            }
+            int aAt = a.panel(pc);
+            boolean first = overwrite && pc == 0;
+            for (int s = 0; s < slivers; s++) {
+                boolean whole = (s + 1) * nr <= p;
+                float[] bs = inPlace ? (whole ? b : be) : bp;
+                int bAt = inPlace ? (whole ? bo + s * nr : 0) : s * nr * kc;
+                sliver(a, aAt, kc, bs, bAt, inPlace && whole ? brs : nr, s, p, c, co, crs, first);
+            }
+        }
+    }
+
+    /** B's last sliver of columns when the right edge cuts it, packed and zero-padded; null when p is whole slivers. */
+    private static float[] edgeSliver(float[] b, int bo, int brs, int k, int p, int nr) {
+        int pFull = (p / nr) * nr;
+        if (pFull == p) {
+            return null;
+        }
+        float[] edge = new float[nr * k];
+        packB(b, bo + pFull, brs, 1, k, p - pFull, nr, edge);
+        return edge;
+    }
+
+    /**
+     * Rows [0, mc) and columns [0, kc) of A into slivers of mr rows: ap[sliver][k][r], zero-padded. Each
+     * row is read along its smaller stride: a row-major A is copied row by row (unit-stride reads,
+     * writes mr apart), a transposed one k by k.
+     */
+    public static void packA(float[] a, int ao, int ars, int acs, int mc, int kc, int mr, float[] ap) {
+        packA(a, ao, ars, acs, mc, kc, mr, ap, 0);
+    }
+
+    /** {@link #packA} into {@code ap} from {@code at} on. */
+    public static void packA(float[] a, int ao, int ars, int acs, int mc, int kc, int mr, float[] ap, int at) {
+        int base = at;
+        for (int ir = 0; ir < mc; ir += mr) {
+            int rows = Math.min(mr, mc - ir);
+            int src = ao + ir * ars;
+            // Each layout is a small method of its own, compiled on its own terms: as branches of one method, the
+            // row-major copy was compiled worse, and differently from one JVM to the next (README).
+            if (rows == 6 && mr == 6) {
+                packSix(a, src, ars, acs, kc, ap, base);
+            } else if (acs == 1) {
+                packRows(a, src, ars, rows, kc, mr, ap, base);
+            } else if (ars == 1 && rows == mr && VECTOR && mr <= VectorRows.L && mr * 2 >= VectorRows.L) {
+                // A transposed A (a weight's gradient, g^T x): each k's mr floats are contiguous, one vector each.
+                VectorRows.gatherRuns(a, src, acs, kc, ap, base, mr);
+            } else {
+                packStrided(a, src, ars, acs, rows, kc, mr, ap, base);
+            }
+            for (int r = rows; r < mr; r++) {
+                for (int kk = 0, dst = base + r; kk < kc; kk++, dst += mr) {
+                    ap[dst] = 0f;
+                }
+            }
+            base += mr * kc;
+        }
+    }
+
+    /** Rows of a row-major A (unit column stride), each read along its length and written mr apart. */
+    private static void packRows(float[] a, int src, int ars, int rows, int kc, int mr, float[] ap, int base) {
+        for (int r = 0; r < rows; r++) {
+            int from = src + r * ars;
+            for (int kk = 0, dst = base + r; kk < kc; kk++, dst += mr) {
+                ap[dst] = a[from + kk];
+            }
+        }
+    }
+
+    /** Any other layout: each row read along its smaller stride (a row-major A row by row, a transposed one k by k). */
+    private static void packStrided(float[] a, int src, int ars, int acs, int rows, int kc, int mr, float[] ap, int base) {
+        if (acs < ars) {
+            for (int r = 0; r < rows; r++) {
+                int from = src + r * ars;
+                for (int kk = 0, dst = base + r; kk < kc; kk++, dst += mr) {
+                    ap[dst] = a[from + kk * acs];
+                }
+            }
+            return;
+        }
+        for (int kk = 0; kk < kc; kk++) {
+            int from = src + kk * acs;
+            int dst = base + kk * mr;
+            for (int r = 0; r < rows; r++) {
+                ap[dst + r] = a[from + r * ars];
+            }
+        }
+    }
+
+    /**
+     * One whole sliver of six rows (AVX2's tile height), the six elements of each k written together: a row-major
+     * A read along six rows at once, a transposed one six contiguous floats at a time. The general loops run a short
+     * inner loop per element or per k, which made packing a sixth of a small attention step.
+     */
+    private static void packSix(float[] a, int src, int ars, int acs, int kc, float[] ap, int dst) {
+        if (acs == 1) {
+            int r1 = src + ars;
+            int r2 = r1 + ars;
+            int r3 = r2 + ars;
+            int r4 = r3 + ars;
+            int r5 = r4 + ars;
+            for (int kk = 0; kk < kc; kk++, dst += 6) {
+                ap[dst] = a[src + kk];
+                ap[dst + 1] = a[r1 + kk];
+                ap[dst + 2] = a[r2 + kk];
+                ap[dst + 3] = a[r3 + kk];
+                ap[dst + 4] = a[r4 + kk];
+                ap[dst + 5] = a[r5 + kk];
+            }
+        } else if (ars == 1) {
+            for (int kk = 0; kk < kc; kk++, src += acs, dst += 6) {
+                ap[dst] = a[src];
+                ap[dst + 1] = a[src + 1];
+                ap[dst + 2] = a[src + 2];
+                ap[dst + 3] = a[src + 3];
+                ap[dst + 4] = a[src + 4];
+                ap[dst + 5] = a[src + 5];
+            }
+        } else {
+            for (int kk = 0; kk < kc; kk++, src += acs, dst += 6) {
+                for (int r = 0; r < 6; r++) {
+                    ap[dst + r] = a[src + r * ars];
+                }
+            }
+        }
+    }
+
+    /** Rows [0, kc) and all p columns of B into slivers of nr columns: bp[sliver][k][j], zero-padded. */
+    public static void packB(float[] b, int bo, int brs, int bcs, int kc, int p, int nr, float[] bp) {
+        packBSlivers(b, bo, brs, bcs, kc, p, nr, bp, 0, (p + nr - 1) / nr);
+    }
+
+    /** Slivers [sFrom, sTo) of {@link #packB}. */
+    public static void packBSlivers(float[] b, int bo, int brs, int bcs, int kc, int p, int nr, float[] bp, int sFrom, int sTo) {
+        int idx = sFrom * nr * kc;
+        for (int jc = sFrom * nr; jc < Math.min(p, sTo * nr); jc += nr) {
+            int cols = Math.min(nr, p - jc);
+            // One small method per layout, as for A (packA).
+            if (brs == 1 && bcs > 1) {
+                packBColumns(b, bo + jc * bcs, bcs, cols, kc, nr, bp, idx);
+            } else if (bcs == 1 && cols == nr) {
+                packBRows(b, bo + jc, brs, kc, nr, bp, idx);
+            } else {
+                packBStrided(b, bo + jc * bcs, brs, bcs, cols, kc, nr, bp, idx);
+            }
+            idx += nr * kc;
+        }
+    }
+
+    /**
+     * A sliver of a transposed B (its columns contiguous, as im2col's columns in a weight's gradient): each column
+     * read along its length and written nr apart, instead of nr far-apart columns read per row; zeros past cols.
+     */
+    private static void packBColumns(float[] b, int src, int bcs, int cols, int kc, int nr, float[] bp, int idx) {
+        for (int j = 0; j < cols; j++) {
+            int from = src + j * bcs;
+            for (int kk = 0, dst = idx + j; kk < kc; kk++, dst += nr) {
+                bp[dst] = b[from + kk];
+            }
+        }
+        for (int j = cols; j < nr; j++) {
+            for (int kk = 0, dst = idx + j; kk < kc; kk++, dst += nr) {
+                bp[dst] = 0f;
+            }
+        }
+    }
+
+    /** A whole sliver of a row-major B: nr contiguous floats per k. */
+    private static void packBRows(float[] b, int src, int brs, int kc, int nr, float[] bp, int idx) {
+        for (int kk = 0; kk < kc; kk++) {
+            System.arraycopy(b, src + kk * brs, bp, idx + kk * nr, nr);
+        }
+    }
+
+    /** Any other layout, or a row-major sliver cut by the right edge: zeros past cols. */
+    private static void packBStrided(float[] b, int src, int brs, int bcs, int cols, int kc, int nr, float[] bp, int idx) {
+        if (brs < bcs) {
+            for (int j = 0; j < nr; j++) {
+                int from = src + j * bcs;
+                for (int kk = 0, dst = idx + j; kk < kc; kk++, dst += nr) {
+                    bp[dst] = j < cols ? b[from + kk * brs] : 0f;
+                }
+            }
+            return;
+        }
+        for (int kk = 0; kk < kc; kk++) {
+            int from = src + kk * brs;
+            int j = 0;
+            for (; j < cols; j++) {
+                bp[idx++] = b[from + j * bcs];
+            }
+            for (; j < nr; j++) {
+                bp[idx++] = 0f;
+            }
+        }
+    }
+}

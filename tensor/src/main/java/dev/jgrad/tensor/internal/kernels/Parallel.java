@@ -1,0 +1,210 @@
+package dev.jgrad.tensor.internal.kernels;
+
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The threads jgrad's kernels may use, sized by {@link #setThreads} (the {@code --threads} flag; default:
+ * the available processors, or the system property {@code jgrad.threads}). Work is split into disjoint
+ * ranges, so results do not depend on the thread count.
+ *
+ * <p>Small models run many short kernels back to back, where waking a parked thread (tens of
+ * microseconds on a virtual machine) costs more than the kernel. So the helper threads spin for a
+ * while after each job before they park, the calling thread does a share of every job itself, and a
+ * job is only split when it is large enough to pay (the callers decide, with {@code grain}).
+ */
+public final class Parallel {
+    /** A body over the index range [lo, hi). */
+    @FunctionalInterface
+    public interface RangeBody {
+        void run(int lo, int hi);
+    }
+
+    /** How long an idle helper spins before it parks. */
+    private static final long SPIN_NANOS = 200_000L;
+
+    private static volatile int threads = Math.max(1, Integer.getInteger("jgrad.threads", Runtime.getRuntime().availableProcessors()));
+    private static volatile Helper[] helpers = new Helper[0];
+    private static final ReentrantLock BUSY = new ReentrantLock();
+
+    private Parallel() {
+    }
+
+    /** Sets how many threads kernels use (1 runs everything on the calling thread). */
+    public static synchronized void setThreads(int n) {
+        if (n < 1) {
+            throw new IllegalArgumentException("threads must be at least 1, got " + n);
+        }
+        threads = n;
+    }
+
+    public static int threads() {
+        return threads;
+    }
+
+    /**
+     * Runs {@code body} over [0, n) split into at most {@link #threads()} equal ranges of at least
+     * {@code grain} indices; on the calling thread alone when one range is enough.
+     */
+    public static void forRange(int n, int grain, RangeBody body) {
+        int parts = Math.min(threads, Math.max(1, n / Math.max(1, grain)));
+        if (parts <= 1 || BUSY.isHeldByCurrentThread() || !BUSY.tryLock()) {
+            body.run(0, n);
+            return;
+        }
+        try {
+            run(new Job(parts, n, body, false));
+        } finally {
+            BUSY.unlock();
+        }
+    }
+
+    /** Runs tasks 0..n-1, each claimed by whichever thread is free, so unequal tasks balance out. */
+    public static void forEachTask(int n, RangeBody body) {
+        int parts = Math.min(threads, n);
+        if (parts <= 1 || BUSY.isHeldByCurrentThread() || !BUSY.tryLock()) {
+            body.run(0, n);
+            return;
+        }
+        try {
+            run(new Job(parts, n, body, true));
+        } finally {
+            BUSY.unlock();
+        }
+    }
+
+    private static void run(Job job) {
+        Helper[] hs = helpers(job.parts - 1);
+        for (int i = 1; i < job.parts; i++) {
+            hs[i - 1].assign(job, i);
+        }
+        Throwable mine = null;
+        try {
+            job.work(0);
+        } catch (Throwable t) {
+            mine = t;
+        }
+        job.awaitHelpers();
+        if (mine != null) {
+            sneaky(mine);
+        }
+        if (job.failure != null) {
+            sneaky(job.failure);
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <T extends Throwable> void sneaky(Throwable t) throws T {
+        throw (T) t;
+    }
+
+    private static Helper[] helpers(int needed) {
+        Helper[] hs = helpers;
+        if (hs.length < needed) {
+            Helper[] more = java.util.Arrays.copyOf(hs, needed);
+            for (int i = hs.length; i < needed; i++) {
+                more[i] = new Helper(i);
+                more[i].start();
+            }
+            helpers = more;
+            hs = more;
+        }
+        return hs;
+    }
+
+    /** One split job: static equal ranges, or tasks claimed one at a time. */
+    private static final class Job {
+        public final int parts;
+        public final int n;
+        public final RangeBody body;
+        public final boolean dynamic;
+        public final AtomicInteger next = new AtomicInteger();
+        public final AtomicInteger pending;
+        volatile Throwable failure;
+
+        Job(int parts, int n, RangeBody body, boolean dynamic) {
+            this.parts = parts;
+            this.n = n;
+            this.body = body;
+            this.dynamic = dynamic;
+            this.pending = new AtomicInteger(parts - 1);
+        }
+
+        void work(int part) {
+            if (!dynamic) {
+                int lo = (int) ((long) n * part / parts);
+                int hi = (int) ((long) n * (part + 1) / parts);
+                body.run(lo, hi);
+                return;
+            }
+            for (int t = next.getAndIncrement(); t < n; t = next.getAndIncrement()) {
+                body.run(t, t + 1);
+            }
+        }
+
+        void awaitHelpers() {
+            long spins = 0;
+            while (pending.get() > 0) {
+                if (++spins < 1_000_000) {
+                    Thread.onSpinWait();
+                } else {
+                    Thread.yield();
+                }
+            }
+        }
+    }
+
+    /** A daemon thread that runs its share of jobs, spinning between them before it parks. */
+    private static final class Helper extends Thread {
+        private volatile Job job;
+        private volatile int part;
+        /** Set while the helper is (about to be) parked, so that a busy-spinning helper is not unparked: that costs a system call. */
+        private volatile boolean parked;
+
+        Helper(int index) {
+            super("jgrad-kernel-" + (index + 1));
+            setDaemon(true);
+        }
+
+        void assign(Job j, int p) {
+            part = p;
+            job = j;
+            if (parked) {
+                LockSupport.unpark(this);
+            }
+        }
+
+        @Override
+        public void run() {
+            while (true) {
+                Job j = await();
+                job = null;
+                try {
+                    j.work(part);
+                } catch (Throwable t) {
+                    j.failure = t;
+                } finally {
+                    j.pending.decrementAndGet();
+                }
+            }
+        }
+
+        private Job await() {
+            long start = System.nanoTime();
+            Job j;
+            while ((j = job) == null) {
+                if (System.nanoTime() - start < SPIN_NANOS) {
+                    Thread.onSpinWait();
+                    continue;
+                }
+                parked = true;
+                if (job == null) {
+                    LockSupport.park(this);
+                }
+                parked = false;
+            }
+            return j;
+        }
+    }
+}

@@ -1,0 +1,163 @@
+package dev.jgrad.tensor.internal.kernels;
+
+import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.VectorOperators;
+import jdk.incubator.vector.VectorSpecies;
+
+/**
+ * The Vector API micro-kernel: a tile of C held in vector registers, one broadcast of A and two loads
+ * of B per step of k, two fused multiply-adds per row. With AVX-512 (32 vector registers) the tile is
+ * 12 x 32 floats in 24 accumulators; with AVX2 (16 registers) 6 x 16 in 12. Loaded only where
+ * jdk.incubator.vector is present.
+ *
+ * <p>A is always a packed sliver, and B either a packed sliver or rows read in place: one method for
+ * each, so that every address is {@code base + k * stride + constant} with as many strides as possible
+ * known to the JIT: with A's strides as arguments, the bounds checks of twelve strided reads would stay
+ * in the loop. Those methods are {@link VectorTiles}, written by {@code MicroKernelGenerator} (the
+ * accumulators must be separate locals, so each tile is spelled out).
+ *
+ * <p>The accumulators start from C's tile and are stored back as they are. Adding the tile at the end
+ * instead ({@code fromArray(c).add(acc).intoArray(c)}) made the JIT, in some runs and not others,
+ * compile the stores as calls (a species it could not prove constant): the same product ran 20% slower
+ * depending on the run.
+ */
+public final class VectorMicroKernel implements MicroKernel {
+    public static final VectorSpecies<Float> S = FloatVector.SPECIES_PREFERRED;
+    public static final int L = S.length();
+    /** The usual tile height: 12 rows with AVX-512's 32 registers, 6 with AVX2's 16. */
+    public static final int MR = L >= 16 ? 12 : 6;
+    public static final int NR = 2 * L;
+    private static final ThreadLocal<float[]> SCRATCH = ThreadLocal.withInitial(() -> new float[MR * NR]);
+
+    /** This kernel's tile height: {@link #MR}, or 8 (AVX-512 only) for products of a multiple of 8 rows. */
+    private final int rows;
+
+    VectorMicroKernel() {
+        this(MR);
+    }
+
+    /**
+     * A kernel of {@code rows} rows: MR, or 8 where the CPU has AVX-512. An 8-row tile suits a product of 64 rows
+     * (an attention head's, a convolution's 64 channels), which 12-row tiles cover with a sixth tile of 4 rows that
+     * costs as much as a whole one.
+     */
+    VectorMicroKernel(int rows) {
+        if (rows != MR && !(rows == 8 && L >= 16)) {
+            throw new IllegalArgumentException("a vector micro-kernel has " + MR + (L >= 16 ? " or 8" : "") + " rows, not " + rows);
+        }
+        this.rows = rows;
+    }
+
+    @Override
+    public int mr() {
+        return rows;
+    }
+
+    @Override
+    public int nr() {
+        return NR;
+    }
+
+    @Override
+    public void run(int kc, float[] ap, int ao, float[] bp, int bo, int bk, float[] c, int co, int crs, int rows, int cols, boolean overwrite) {
+        if (rows == this.rows && cols == NR) {
+            if (overwrite) {
+                // The kernels add into C's tile: zero it first, while it is going into the first-level cache anyway.
+                FloatVector z = FloatVector.zero(S);
+                for (int r = 0, at = co; r < rows; r++, at += crs) {
+                    z.intoArray(c, at);
+                    z.intoArray(c, at + L);
+                }
+            }
+            full(kc, ap, ao, bp, bo, bk, c, co, crs);
+            return;
+        }
+        // A tile cut by an edge: compute it whole into a scratch buffer (A's rows past the edge were
+        // packed as zeros), then add the part inside C. The kernels themselves have no branch on the
+        // tile's size: one the JIT had never seen taken would send them back to the interpreter.
+        float[] t = SCRATCH.get();
+        java.util.Arrays.fill(t, 0, this.rows * NR, 0f);
+        full(kc, ap, ao, bp, bo, bk, t, 0, NR);
+        for (int r = 0; r < rows; r++) {
+            int row = co + r * crs;
+            for (int j = 0; j < cols; j++) {
+                c[row + j] = overwrite ? t[r * NR + j] : c[row + j] + t[r * NR + j];
+            }
+        }
+    }
+
+    /**
+     * Nine accumulators, three rows of A and three columns of B in registers (15 of AVX2's 16): six loads for
+     * nine fused multiply-adds. Rows or columns past {@code rows}, {@code cols} repeat the first one and are
+     * not written.
+     */
+    @Override
+    public void dots(int kc, float[] a, int ao, int ars, int rows, float[] b, int bo, int bcs, int cols, float[] c, int co, int crs) {
+        int a1 = ao + (rows > 1 ? ars : 0);
+        int a2 = ao + (rows > 2 ? 2 * ars : 0);
+        int b1 = bo + (cols > 1 ? bcs : 0);
+        int b2 = bo + (cols > 2 ? 2 * bcs : 0);
+        FloatVector s00 = FloatVector.zero(S), s01 = FloatVector.zero(S), s02 = FloatVector.zero(S);
+        FloatVector s10 = FloatVector.zero(S), s11 = FloatVector.zero(S), s12 = FloatVector.zero(S);
+        FloatVector s20 = FloatVector.zero(S), s21 = FloatVector.zero(S), s22 = FloatVector.zero(S);
+        int bound = S.loopBound(kc);
+        for (int k = 0; k < bound; k += L) {
+            FloatVector y0 = FloatVector.fromArray(S, b, bo + k);
+            FloatVector y1 = FloatVector.fromArray(S, b, b1 + k);
+            FloatVector y2 = FloatVector.fromArray(S, b, b2 + k);
+            FloatVector x = FloatVector.fromArray(S, a, ao + k);
+            s00 = x.fma(y0, s00); s01 = x.fma(y1, s01); s02 = x.fma(y2, s02);
+            x = FloatVector.fromArray(S, a, a1 + k);
+            s10 = x.fma(y0, s10); s11 = x.fma(y1, s11); s12 = x.fma(y2, s12);
+            x = FloatVector.fromArray(S, a, a2 + k);
+            s20 = x.fma(y0, s20); s21 = x.fma(y1, s21); s22 = x.fma(y2, s22);
+        }
+        float d00 = s00.reduceLanes(VectorOperators.ADD), d01 = s01.reduceLanes(VectorOperators.ADD), d02 = s02.reduceLanes(VectorOperators.ADD);
+        float d10 = s10.reduceLanes(VectorOperators.ADD), d11 = s11.reduceLanes(VectorOperators.ADD), d12 = s12.reduceLanes(VectorOperators.ADD);
+        float d20 = s20.reduceLanes(VectorOperators.ADD), d21 = s21.reduceLanes(VectorOperators.ADD), d22 = s22.reduceLanes(VectorOperators.ADD);
+        for (int k = bound; k < kc; k++) {
+            float y0 = b[bo + k], y1 = b[b1 + k], y2 = b[b2 + k];
+            float x0 = a[ao + k], x1 = a[a1 + k], x2 = a[a2 + k];
+            d00 += x0 * y0; d01 += x0 * y1; d02 += x0 * y2;
+            d10 += x1 * y0; d11 += x1 * y1; d12 += x1 * y2;
+            d20 += x2 * y0; d21 += x2 * y1; d22 += x2 * y2;
+        }
+        addRow(c, co, cols, d00, d01, d02);
+        if (rows > 1) {
+            addRow(c, co + crs, cols, d10, d11, d12);
+        }
+        if (rows > 2) {
+            addRow(c, co + 2 * crs, cols, d20, d21, d22);
+        }
+    }
+
+    private static void addRow(float[] c, int at, int cols, float v0, float v1, float v2) {
+        c[at] += v0;
+        if (cols > 1) {
+            c[at + 1] += v1;
+        }
+        if (cols > 2) {
+            c[at + 2] += v2;
+        }
+    }
+
+    private void full(int kc, float[] ap, int ao, float[] bp, int bo, int bk, float[] c, int co, int crs) {
+        if (rows == 8) {
+            if (bk == NR) {
+                VectorTiles.k8Packed(kc, ap, ao, bp, bo, c, co, crs);
+            } else {
+                VectorTiles.k8InPlaceB(kc, ap, ao, bp, bo, bk, c, co, crs);
+            }
+        } else if (MR == 12) {
+            if (bk == NR) {
+                VectorTiles.k12Packed(kc, ap, ao, bp, bo, c, co, crs);
+            } else {
+                VectorTiles.k12InPlaceB(kc, ap, ao, bp, bo, bk, c, co, crs);
+            }
+        } else if (bk == NR) {
+            VectorTiles.k6Packed(kc, ap, ao, bp, bo, c, co, crs);
+        } else {
+            VectorTiles.k6InPlaceB(kc, ap, ao, bp, bo, bk, c, co, crs);
+        }
+    }
+}

@@ -1,0 +1,88 @@
+package dev.jgrad.tensor.internal.kernels;
+
+import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.VectorOperators;
+import jdk.incubator.vector.VectorSpecies;
+
+/**
+ * Copies of short rows in whole vectors: a convolution's im2col and col2im (a 3 x 3 convolution over 13 x 13
+ * planes copies rows of 11 floats, two million of them a step) and the packing of a transposed matrix's
+ * columns for the matrix product (12 floats each). At such lengths the call and tail of a general copy
+ * cost more than the floats. Loaded only where jdk.incubator.vector is present.
+ */
+public final class VectorRows {
+    public static final VectorSpecies<Float> S = FloatVector.SPECIES_PREFERRED;
+    public static final int L = S.length();
+
+    private VectorRows() {
+    }
+
+    /** {@code len} rounded up to whole vectors: how far {@link #copyRows} reads and writes in each row. */
+    public static int span(int len) {
+        return (len + L - 1) / L * L;
+    }
+
+    /**
+     * Copies {@code rows} rows of {@code len} floats, {@code srcStride} and {@code dstStride} apart (a convolution's
+     * output rows of one kernel position), each in whole vectors: it reads and writes up to {@code L - 1} floats past
+     * each row. A row's overrun lands on the next row, which is written after it; the caller keeps the reads inside
+     * {@code src} and writes what lies past the last row.
+     */
+    public static void copyRows(float[] src, int from, int srcStride, float[] dst, int to, int dstStride, int rows, int len) {
+        for (int r = 0; r < rows; r++) {
+            int s = from + r * srcStride;
+            int d = to + r * dstStride;
+            for (int j = 0; j < len; j += L) {
+                FloatVector.fromArray(S, src, s + j).intoArray(dst, d + j);
+            }
+        }
+    }
+
+    /** Copies {@code len} floats and returns their sum: two vector accumulators of float lanes, then the tail in double. */
+    public static double copySum(float[] src, int from, float[] dst, int to, int len) {
+        FloatVector s0 = FloatVector.zero(S);
+        FloatVector s1 = FloatVector.zero(S);
+        int j = 0;
+        for (; j <= len - 2 * L; j += 2 * L) {
+            FloatVector a = FloatVector.fromArray(S, src, from + j);
+            FloatVector b = FloatVector.fromArray(S, src, from + j + L);
+            a.intoArray(dst, to + j);
+            b.intoArray(dst, to + j + L);
+            s0 = s0.add(a);
+            s1 = s1.add(b);
+        }
+        double sum = s0.add(s1).reduceLanes(VectorOperators.ADD);
+        for (; j < len; j++) {
+            dst[to + j] = src[from + j];
+            sum += src[from + j];
+        }
+        return sum;
+    }
+
+    /** {@code dst[to + j] += src[from + j]} for {@code j < len}. */
+    public static void add(float[] src, int from, float[] dst, int to, int len) {
+        int j = 0;
+        for (; j <= len - L; j += L) {
+            FloatVector.fromArray(S, dst, to + j).add(FloatVector.fromArray(S, src, from + j)).intoArray(dst, to + j);
+        }
+        for (; j < len; j++) {
+            dst[to + j] += src[from + j];
+        }
+    }
+
+    /**
+     * {@code dst[to + kk * width + r] = src[from + kk * stride + r]} for {@code r < width <= L} and {@code kk < count}:
+     * {@code count} runs of {@code width} floats, {@code stride} apart, laid end to end (a sliver of a transposed A,
+     * packed for the matrix product). Each run is one vector whose lanes past {@code width} are overwritten by the
+     * next run's; the last run, and any vector that would read past {@code src}, are copied a float at a time.
+     */
+    public static void gatherRuns(float[] src, int from, int stride, int count, float[] dst, int to, int width) {
+        int kk = 0;
+        for (; kk < count - 1 && from + kk * stride + L <= src.length; kk++) {
+            FloatVector.fromArray(S, src, from + kk * stride).intoArray(dst, to + kk * width);
+        }
+        for (; kk < count; kk++) {
+            System.arraycopy(src, from + kk * stride, dst, to + kk * width, width);
+        }
+    }
+}

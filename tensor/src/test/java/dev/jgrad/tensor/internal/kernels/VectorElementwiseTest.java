@@ -1,0 +1,184 @@
+package dev.jgrad.tensor.internal.kernels;
+
+import dev.jgrad.tensor.Generator;
+import dev.jgrad.tensor.Tensor;
+import dev.jgrad.tensor.UnaryOp;
+
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The vector loops against the plain ones: accuracy of exp and tanh, and every vectorised op on a long row. */
+class VectorElementwiseTest {
+    private static float[] grid(float lo, float hi, int n) {
+        float[] v = new float[n];
+        for (int i = 0; i < n; i++) {
+            v[i] = lo + (hi - lo) * i / (n - 1);
+        }
+        return v;
+    }
+
+    /** Softmax (or log-softmax) of one row in double precision, the reference for the vector loops. */
+    private static float[] plainSoftmax(float[] x, boolean log) {
+        double m = Double.NEGATIVE_INFINITY;
+        for (float f : x) {
+            m = Math.max(m, f);
+        }
+        double z = 0;
+        for (float f : x) {
+            z += Math.exp(f - m);
+        }
+        float[] p = new float[x.length];
+        for (int i = 0; i < x.length; i++) {
+            p[i] = (float) (log ? x[i] - m - Math.log(z) : Math.exp(x[i] - m) / z);
+        }
+        return p;
+    }
+
+    @BeforeAll
+    static void vectorKernelsInUse() {
+        VectorKernelsRequired.check();
+    }
+
+    @Test
+    void expIsWithinTwoUlpOfMathExpAndHandlesTheEdges() {
+        float[] x = grid(-100, 100, 200_003);
+        float[] y = new float[x.length];
+        assertTrue(VectorElementwise.unary(UnaryOp.EXP, x, 0, y, 0, x.length));
+        for (int i = 0; i < x.length; i++) {
+            float want = (float) Math.exp(x[i]);
+            if (want < Float.MIN_NORMAL) {
+                assertEquals(0f, y[i], Float.MIN_NORMAL, "exp(" + x[i] + ") flushes subnormal results to zero");
+                continue;
+            }
+            assertEquals(want, y[i], 2 * Math.ulp(want), "exp(" + x[i] + ")");
+        }
+        float[] edges = {Float.NaN, Float.POSITIVE_INFINITY, Float.NEGATIVE_INFINITY, 0f, -0f, 88f, -87f, 89f, -88f, 1e-30f,
+            Float.NaN, 1f, -1f, 10f, -10f, 0.5f};
+        float[] out = new float[edges.length];
+        VectorElementwise.unary(UnaryOp.EXP, edges, 0, out, 0, edges.length);
+        assertTrue(Float.isNaN(out[0]) && Float.isNaN(out[10]));
+        assertEquals(Float.POSITIVE_INFINITY, out[1]);
+        assertEquals(0f, out[2]);
+        assertEquals(1f, out[3]);
+        assertEquals(Float.POSITIVE_INFINITY, out[7]);
+    }
+
+    @Test
+    void tanhIsAccurateNearZeroAndSaturates() {
+        float[] x = grid(-20, 20, 100_001);
+        float[] y = new float[x.length];
+        VectorElementwise.unary(UnaryOp.TANH, x, 0, y, 0, x.length);
+        for (int i = 0; i < x.length; i++) {
+            double want = Math.tanh(x[i]);
+            assertEquals(want, y[i], 3e-7 * Math.abs(want) + 1e-30, "tanh(" + x[i] + ")");
+        }
+        float[] tiny = {1e-6f, -3e-5f, 0f, 1e-38f, 0.19999f, 0.20001f, -0.2f, 1e-3f, 5e-2f, -0.15f, 0.1f, 0.3f, 7f, -7f, 30f, -30f};
+        float[] t = new float[tiny.length];
+        VectorElementwise.unary(UnaryOp.TANH, tiny, 0, t, 0, tiny.length);
+        for (int i = 0; i < tiny.length; i++) {
+            assertEquals(Math.tanh(tiny[i]), t[i], 3e-7 * Math.abs(Math.tanh(tiny[i])) + 1e-45, "tanh(" + tiny[i] + ")");
+        }
+    }
+
+    @Test
+    void everyVectorisedUnaryOpAgreesWithThePlainLoop() {
+        float[] x = grid(-6, 6, 1001);
+        for (UnaryOp op : UnaryOp.values()) {
+            float[] v = new float[x.length];
+            if (!VectorElementwise.unary(op, x, 0, v, 0, x.length)) {
+                continue;
+            }
+            for (int i = 0; i < x.length; i++) {
+                double want = op.apply(x[i]);
+                if (Double.isNaN(want)) {
+                    assertTrue(Float.isNaN(v[i]), op + "(" + x[i] + ")");
+                } else {
+                    assertEquals(want, v[i], 4e-7 * Math.abs(want) + 1e-6, op + "(" + x[i] + ")");
+                }
+            }
+        }
+    }
+
+    @Test
+    void softmaxRowsAndSumsAgreeWithThePlainLoops() {
+        float[] x = grid(-30, 25, 1027);
+        float[] a = new float[x.length];
+        VectorElementwise.softmaxRow(x, 0, a, 0, x.length, false);
+        assertArrayEquals(plainSoftmax(x, false), a, 1e-7f);
+        double s = 0;
+        for (float f : x) {
+            s += f;
+        }
+        assertEquals(s, VectorElementwise.sum(x, 0, x.length), 1e-3);
+    }
+
+    @Test
+    void softmaxExpIsWithinTwoUlpAndGivesZeroFarBelowTheMaximum() {
+        float[] x = grid(-100, 0, 100_003);
+        float[] y = new float[x.length];
+        double sum = VectorElementwise.expShifted(x, 0, y, 0, x.length, 0f, 1f);
+        double want = 0;
+        for (int i = 0; i < x.length; i++) {
+            float e = (float) Math.exp(x[i]);
+            want += y[i];
+            if (e < Float.MIN_NORMAL) {
+                assertEquals(e, y[i], Float.MIN_NORMAL, "e^" + x[i] + " is at most subnormal");
+                continue;
+            }
+            assertEquals(e, y[i], 2 * Math.ulp(e), "e^" + x[i]);
+        }
+        assertEquals(want, sum, 1e-6 * want, "the returned sum is the sum of the results (added in float lanes)");
+        float[] edges = {Float.NEGATIVE_INFINITY, Float.NaN, -88.5f, -200f, 0f, -0f, -87f, -1e-30f,
+            Float.NEGATIVE_INFINITY, -1f, -2f, -3f, -4f, -5f, -6f, -7f, -8f};
+        float[] out = new float[edges.length];
+        VectorElementwise.expShifted(edges, 0, out, 0, edges.length, 0f, 1f);
+        assertEquals(0f, out[0]);
+        assertTrue(Float.isNaN(out[1]));
+        assertEquals(0f, out[2]);
+        assertEquals(0f, out[3]);
+        assertEquals(1f, out[4]);
+        assertEquals(1f, out[5]);
+        assertEquals(0f, out[8]);
+        assertEquals((float) Math.exp(-8), out[16], Math.ulp((float) Math.exp(-8)), "the scalar tail");
+    }
+
+    @Test
+    void logSoftmaxRowAndMaxAgreeWithThePlainLoops() {
+        float[] x = grid(-40, 35, 1029);
+        float[] a = new float[x.length];
+        VectorElementwise.softmaxRow(x, 0, a, 0, x.length, true);
+        assertArrayEquals(plainSoftmax(x, true), a, 2e-5f);
+        assertEquals(35f, VectorElementwise.max(x, 0, x.length));
+        x[517] = Float.NaN;
+        assertTrue(Float.isNaN(VectorElementwise.max(x, 0, x.length)));
+    }
+
+    @Test
+    void adamKernelMatchesItsScalarReferenceBitForBit() {
+        Generator gen = new Generator(3);
+        int n = 37;
+        float[][] a = new float[4][];
+        for (int k = 0; k < 4; k++) {
+            a[k] = Tensor.randn(gen, n).toFloatArray();
+        }
+        for (int i = 0; i < n; i++) {
+            a[3][i] = Math.abs(a[3][i]);
+        }
+        float[][] b = new float[4][];
+        for (int k = 0; k < 4; k++) {
+            b[k] = a[k].clone();
+        }
+        VectorElementwise.adam(a[0], 0, a[1], 0, a[2], 0, a[3], 0, n, (float) AdamKernelTest.B1, (float) AdamKernelTest.B2, (float) AdamKernelTest.L2, (float) AdamKernelTest.STEP,
+                (float) AdamKernelTest.BC2, (float) AdamKernelTest.EPS);
+        OptimizerKernels.adamPlain(b[0], 0, b[1], 0, b[2], 0, b[3], 0, 0, n, (float) AdamKernelTest.B1, (float) AdamKernelTest.B2,
+                (float) AdamKernelTest.L2, (float) AdamKernelTest.STEP, (float) AdamKernelTest.BC2, (float) AdamKernelTest.EPS);
+        assertArrayEquals(b[0], a[0]);
+        assertArrayEquals(b[2], a[2]);
+        assertArrayEquals(b[3], a[3]);
+    }
+
+}
