@@ -1,7 +1,7 @@
 package dev.jgrad.tensor;
 
+import dev.jgrad.tensor.internal.kernels.Kernels;
 import dev.jgrad.tensor.internal.kernels.Parallel;
-import dev.jgrad.tensor.internal.kernels.Simd;
 
 /**
  * Which kernels run and on how many threads. The kernels are chosen once, when jgrad is first used: the Vector API
@@ -15,12 +15,12 @@ public final class Backend {
 
     /** The kernels in use, for reports: "Vector API, 512-bit", "Vector API, 256-bit" or "plain Java". */
     public static String kernels() {
-        return Simd.describe();
+        return Kernels.PROVIDER.name();
     }
 
     /** Whether the Vector API kernels are in use. */
     public static boolean vectorized() {
-        return Simd.enabled();
+        return Kernels.PROVIDER.vectorLanes() > 0;
     }
 
     /** How many threads the kernels use (default: the available processors, or {@code -Djgrad.threads=N}). */

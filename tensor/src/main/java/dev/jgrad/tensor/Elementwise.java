@@ -1,15 +1,14 @@
 package dev.jgrad.tensor;
 
+import dev.jgrad.tensor.internal.kernels.ElementwiseLoops;
 import dev.jgrad.tensor.internal.kernels.Kernels;
 import dev.jgrad.tensor.internal.kernels.Parallel;
 import dev.jgrad.tensor.internal.kernels.Tuning;
-import dev.jgrad.tensor.internal.kernels.Simd;
-import dev.jgrad.tensor.internal.kernels.VectorElementwise;
 
 /**
  * Elementwise ops: unary, binary with broadcasting, where, masked fill, clamp and copies with type
  * conversion. Broadcast operands are read through stride-0 strides; only the result is allocated.
- * The inner loops live in {@link Kernels}, one per element type.
+ * The inner loops live in {@link ElementwiseLoops}, one per element type.
  */
 final class Elementwise {
     private Elementwise() {
@@ -37,10 +36,10 @@ final class Elementwise {
             Tensor r = Tensor.empty(DType.FLOAT32, a.shape);
             int n = r.numel();
             if (n < Tuning.PARALLEL_MIN) {
-                Kernels.binaryF(op, a.storage.f(), a.offset, 1, b.storage.f(), b.offset, 1, r.storage.f(), 0, 1, n);
+                ElementwiseLoops.binaryF(op, a.storage.f(), a.offset, 1, b.storage.f(), b.offset, 1, r.storage.f(), 0, 1, n);
             } else {
                 Parallel.forRange(n, Tuning.PARALLEL_MIN / 2, (lo, hi) ->
-                        Kernels.binaryF(op, a.storage.f(), a.offset + lo, 1, b.storage.f(), b.offset + lo, 1, r.storage.f(), lo, 1, hi - lo));
+                        ElementwiseLoops.binaryF(op, a.storage.f(), a.offset + lo, 1, b.storage.f(), b.offset + lo, 1, r.storage.f(), lo, 1, hi - lo));
             }
             return r;
         }
@@ -70,14 +69,14 @@ final class Elementwise {
                 float[] b = y.storage.f();
                 if (boolOut) {
                     boolean[] o = r.storage.b();
-                    it.forEachRow(base, (off, n) -> Kernels.compareF(op, a, off[1], xs, b, off[2], ys, o, off[0], rs, n));
+                    it.forEachRow(base, (off, n) -> ElementwiseLoops.compareF(op, a, off[1], xs, b, off[2], ys, o, off[0], rs, n));
                 } else {
                     float[] o = r.storage.f();
                     int rb = it.blockStride(0);
                     int xb = it.blockStride(1);
                     int yb = it.blockStride(2);
                     it.forEachBlockParallel(base, (off, rows, n) ->
-                            Kernels.binaryRowsF(op, a, off[1], xb, xs, b, off[2], yb, ys, o, off[0], rb, rs, rows, n));
+                            ElementwiseLoops.binaryRowsF(op, a, off[1], xb, xs, b, off[2], yb, ys, o, off[0], rb, rs, rows, n));
                 }
                 break;
             }
@@ -86,10 +85,10 @@ final class Elementwise {
                 double[] b = y.storage.d();
                 if (boolOut) {
                     boolean[] o = r.storage.b();
-                    it.forEachRow(base, (off, n) -> Kernels.compareD(op, a, off[1], xs, b, off[2], ys, o, off[0], rs, n));
+                    it.forEachRow(base, (off, n) -> ElementwiseLoops.compareD(op, a, off[1], xs, b, off[2], ys, o, off[0], rs, n));
                 } else {
                     double[] o = r.storage.d();
-                    it.forEachRow(base, (off, n) -> Kernels.binaryD(op, a, off[1], xs, b, off[2], ys, o, off[0], rs, n));
+                    it.forEachRow(base, (off, n) -> ElementwiseLoops.binaryD(op, a, off[1], xs, b, off[2], ys, o, off[0], rs, n));
                 }
                 break;
             }
@@ -98,10 +97,10 @@ final class Elementwise {
                 long[] b = y.storage.l();
                 if (boolOut) {
                     boolean[] o = r.storage.b();
-                    it.forEachRow(base, (off, n) -> Kernels.compareL(op, a, off[1], xs, b, off[2], ys, o, off[0], rs, n));
+                    it.forEachRow(base, (off, n) -> ElementwiseLoops.compareL(op, a, off[1], xs, b, off[2], ys, o, off[0], rs, n));
                 } else {
                     long[] o = r.storage.l();
-                    it.forEachRow(base, (off, n) -> Kernels.binaryL(op, a, off[1], xs, b, off[2], ys, o, off[0], rs, n));
+                    it.forEachRow(base, (off, n) -> ElementwiseLoops.binaryL(op, a, off[1], xs, b, off[2], ys, o, off[0], rs, n));
                 }
                 break;
             }
@@ -109,7 +108,7 @@ final class Elementwise {
                 boolean[] a = x.storage.b();
                 boolean[] b = y.storage.b();
                 boolean[] o = r.storage.b();
-                it.forEachRow(base, (off, n) -> Kernels.logicalB(op, a, off[1], xs, b, off[2], ys, o, off[0], rs, n));
+                it.forEachRow(base, (off, n) -> ElementwiseLoops.logicalB(op, a, off[1], xs, b, off[2], ys, o, off[0], rs, n));
                 break;
             }
             default:
@@ -148,7 +147,7 @@ final class Elementwise {
     /** {@code r = op(x)}, x of r's type and shape; r may be strided. */
     static void runUnary(UnaryOp op, Tensor x, Tensor r) {
         if (x.storage.dtype == DType.FLOAT32 && x.isContiguous() && r.isContiguous() && r.numel() < Tuning.PARALLEL_MIN) {
-            Kernels.unaryF(op, x.storage.f(), x.offset, 1, r.storage.f(), r.offset, 1, r.numel());
+            ElementwiseLoops.unaryF(op, x.storage.f(), x.offset, 1, r.storage.f(), r.offset, 1, r.numel());
             return;
         }
         Iter it = Iter.elementwise(r.shape, r.strides, x.strides);
@@ -159,13 +158,13 @@ final class Elementwise {
             case FLOAT32: {
                 float[] a = x.storage.f();
                 float[] o = r.storage.f();
-                it.forEachRowParallel(base, (off, n) -> Kernels.unaryF(op, a, off[1], xs, o, off[0], rs, n));
+                it.forEachRowParallel(base, (off, n) -> ElementwiseLoops.unaryF(op, a, off[1], xs, o, off[0], rs, n));
                 break;
             }
             case FLOAT64: {
                 double[] a = x.storage.d();
                 double[] o = r.storage.d();
-                it.forEachRow(base, (off, n) -> Kernels.unaryD(op, a, off[1], xs, o, off[0], rs, n));
+                it.forEachRow(base, (off, n) -> ElementwiseLoops.unaryD(op, a, off[1], xs, o, off[0], rs, n));
                 break;
             }
             case INT64: {
@@ -270,7 +269,7 @@ final class Elementwise {
      * in one pass where both are float32 and contiguous, else as a masked fill.
      */
     static Tensor reluBackward(Tensor g, Tensor y) {
-        if (Simd.ENABLED && g.dtype() == DType.FLOAT32 && y.dtype() == DType.FLOAT32 && g.isContiguous() && y.isContiguous()
+        if (g.dtype() == DType.FLOAT32 && y.dtype() == DType.FLOAT32 && g.isContiguous() && y.isContiguous()
                 && java.util.Arrays.equals(g.shape, y.shape)) {
             Tensor r = Tensor.empty(DType.FLOAT32, g.shape);
             int n = g.numel();
@@ -279,7 +278,7 @@ final class Elementwise {
             Parallel.forRange(chunks, 1, (lo, hi) -> {
                 int from = (int) ((long) n * lo / chunks) / 64 * 64;
                 int to = hi == chunks ? n : (int) ((long) n * hi / chunks) / 64 * 64;
-                VectorElementwise.reluBackward(g.storage.f(), g.offset + from, y.storage.f(), y.offset + from, r.storage.f(), from, to - from);
+                Kernels.ELEMENTWISE.reluBackward(g.storage.f(), g.offset + from, y.storage.f(), y.offset + from, r.storage.f(), from, to - from);
             });
             return r;
         }

@@ -1,13 +1,9 @@
 package dev.jgrad.tensor;
 
+import dev.jgrad.tensor.internal.kernels.Kernels;
 import dev.jgrad.tensor.internal.kernels.Parallel;
-import dev.jgrad.tensor.internal.kernels.ReductionKernels;
-import dev.jgrad.tensor.internal.kernels.SoftmaxKernels;
-import dev.jgrad.tensor.internal.kernels.Tuning;
-import dev.jgrad.tensor.internal.kernels.Simd;
 import dev.jgrad.tensor.internal.kernels.ThreadBuffer;
-import dev.jgrad.tensor.internal.kernels.VectorElementwise;
-import dev.jgrad.tensor.internal.kernels.VectorRows;
+import dev.jgrad.tensor.internal.kernels.Tuning;
 import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -332,13 +328,7 @@ final class Reduce {
             System.arraycopy(f, x.offset + r0 * cols, run, 0, cols);
             for (int row = r0 + 1; row < r1; row++) {
                 int at = x.offset + row * cols;
-                if (Simd.ENABLED) {
-                    VectorRows.add(f, at, run, 0, cols);
-                } else {
-                    for (int c = 0; c < cols; c++) {
-                        run[c] += f[at + c];
-                    }
-                }
+                Kernels.REDUCTIONS.addRow(f, at, run, 0, cols);
             }
             for (int c = 0; c < cols; c++) {
                 acc[c] += run[c];
@@ -409,9 +399,9 @@ final class Reduce {
     static double reduceFloatRun(Op op, float[] a, int off, int stride, int n) {
         switch (op) {
             case SUM:
-                return ReductionKernels.sumFloats(a, off, stride, n);
+                return Kernels.REDUCTIONS.sum(a, off, stride, n);
             case MEAN:
-                return ReductionKernels.sumFloats(a, off, stride, n) / n;
+                return Kernels.REDUCTIONS.sum(a, off, stride, n) / n;
             case PROD: {
                 double p = 1;
                 for (int i = 0; i < n; i++) {
@@ -623,7 +613,7 @@ final class Reduce {
         int d = Shape.wrapDim(dim, n);
         int len = x.shape[d];
         // In a memory scope the result's array is recycled, not zeroed: nothing to overlap, so no second pass.
-        if (Simd.ENABLED && d == n - 1 && x.dtype() == DType.FLOAT32 && x.isContiguous() && len >= 16
+        if (d == n - 1 && x.dtype() == DType.FLOAT32 && x.isContiguous() && len >= 16
                 && x.numel() >= Tuning.PARALLEL_MIN && Parallel.threads() > 1 && !Memory.inScope()) {
             return softmaxRowsOverlapped(x, len, log);
         }
@@ -640,7 +630,7 @@ final class Reduce {
             float[] o = r.storage.f();
             it.forEachRowParallel(new int[] {0, x.offset}, len, (off, m) -> {
                 for (int i = 0; i < m; i++) {
-                    SoftmaxKernels.softmaxRowF(a, off[1] + i * xs, xStep, o, off[0] + i * rs, rStep, len, log);
+                    Kernels.SOFTMAX.row(a, off[1] + i * xs, xStep, o, off[0] + i * rs, rStep, len, log);
                 }
             });
         } else {
@@ -701,9 +691,9 @@ final class Reduce {
             float[] exps = EXP_ROW.get(len);
             for (int c = next.getAndIncrement(); c < chunks; c = next.getAndIncrement()) {
                 for (int i = c * chunk, end = Math.min(rows, i + chunk); i < end; i++) {
-                    float m = VectorElementwise.max(a, base + i * len, len);
+                    float m = Kernels.SOFTMAX.max(a, base + i * len, len);
                     rowMax[i] = m;
-                    rowSum[i] = VectorElementwise.expShifted(a, base + i * len, exps, 0, len, m, 1f);
+                    rowSum[i] = Kernels.SOFTMAX.expShifted(a, base + i * len, exps, 0, len, m, 1.0);
                 }
             }
         });
@@ -711,9 +701,9 @@ final class Reduce {
         Parallel.forRange(rows, Math.max(1, Tuning.PARALLEL_MIN / 2 / len), (lo, hi) -> {
             for (int i = lo; i < hi; i++) {
                 if (log) {
-                    VectorElementwise.addScalar(a, base + i * len, o, i * len, len, (float) -(rowMax[i] + Math.log(rowSum[i])));
+                    Kernels.SOFTMAX.addScalar(a, base + i * len, o, i * len, len, -(rowMax[i] + Math.log(rowSum[i])));
                 } else {
-                    VectorElementwise.expShifted(a, base + i * len, o, i * len, len, rowMax[i], (float) (1.0 / rowSum[i]));
+                    Kernels.SOFTMAX.expShifted(a, base + i * len, o, i * len, len, rowMax[i], 1.0 / rowSum[i]);
                 }
             }
         });

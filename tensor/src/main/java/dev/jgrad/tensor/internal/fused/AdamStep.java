@@ -3,6 +3,7 @@ package dev.jgrad.tensor.internal.fused;
 import dev.jgrad.tensor.DType;
 import dev.jgrad.tensor.Shape;
 import dev.jgrad.tensor.Tensor;
+import dev.jgrad.tensor.internal.kernels.Kernels;
 import dev.jgrad.tensor.internal.kernels.OptimizerKernels;
 
 import static dev.jgrad.tensor.internal.TensorAccess.bumpVersion;
@@ -41,10 +42,10 @@ public final class AdamStep {
                 ? g : g.to(p.dtype()).clone();
         int n = p.numel();
         if (p.dtype() == DType.FLOAT32) {
-            OptimizerKernels.adam(floats(pc), offset(pc), floats(gc), offset(gc), floats(mc), offset(mc), floats(vc), offset(vc), n,
+            Kernels.OPTIMIZER.adam(floats(pc), offset(pc), floats(gc), offset(gc), floats(mc), offset(mc), floats(vc), offset(vc), n,
                     (float) b1, (float) b2, (float) l2, (float) stepSize, (float) bc2Sqrt, (float) eps);
         } else {
-            OptimizerKernels.adam(doubles(pc), offset(pc), doubles(gc), offset(gc), doubles(mc), offset(mc), doubles(vc), offset(vc), n,
+            Kernels.OPTIMIZER.adam(doubles(pc), offset(pc), doubles(gc), offset(gc), doubles(mc), offset(mc), doubles(vc), offset(vc), n,
                     b1, b2, l2, stepSize, bc2Sqrt, eps);
         }
         for (Tensor[] pair : new Tensor[][] {{p, pc}, {m, mc}, {v, vc}}) {

@@ -1,8 +1,7 @@
 package dev.jgrad.tensor.internal.fused;
 
 import dev.jgrad.tensor.Tensor;
-import dev.jgrad.tensor.internal.kernels.Simd;
-import dev.jgrad.tensor.internal.kernels.VectorRows;
+import dev.jgrad.tensor.internal.kernels.Kernels;
 
 import static dev.jgrad.tensor.internal.TensorAccess.floats;
 import static dev.jgrad.tensor.internal.TensorAccess.offset;
@@ -14,7 +13,6 @@ import static dev.jgrad.tensor.internal.TensorAccess.offset;
  * its output's shape) is filled from its one value per row, not copied whole into a dense tensor first.
  */
 final class ChunkGradient {
-    private static final boolean VECTOR = Simd.ENABLED;
 
     private ChunkGradient() {
     }
@@ -38,7 +36,7 @@ final class ChunkGradient {
                 int to = c * gp + s * p;
                 double sum;
                 if (rows) {
-                    sum = copySum(src, from, gy, to, p);
+                    sum = Kernels.REDUCTIONS.copySum(src, from, gy, to, p);
                 } else if (constant) {
                     java.util.Arrays.fill(gy, to, to + p, src[from]);
                     sum = (double) src[from] * p;
@@ -58,15 +56,4 @@ final class ChunkGradient {
         }
     }
 
-    private static double copySum(float[] src, int from, float[] dst, int to, int len) {
-        if (VECTOR && len >= 2 * VectorRows.L) {
-            return VectorRows.copySum(src, from, dst, to, len);
-        }
-        double sum = 0;
-        for (int j = 0; j < len; j++) {
-            dst[to + j] = src[from + j];
-            sum += src[from + j];
-        }
-        return sum;
-    }
 }

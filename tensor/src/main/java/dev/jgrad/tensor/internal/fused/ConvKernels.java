@@ -5,9 +5,9 @@ import dev.jgrad.tensor.Shape;
 import dev.jgrad.tensor.ShapeException;
 import dev.jgrad.tensor.Tensor;
 import dev.jgrad.tensor.internal.kernels.Gemm;
+import dev.jgrad.tensor.internal.kernels.Kernels;
 import dev.jgrad.tensor.internal.kernels.PackedGemm;
 import dev.jgrad.tensor.internal.kernels.Parallel;
-import dev.jgrad.tensor.internal.kernels.ReductionKernels;
 import dev.jgrad.tensor.internal.kernels.Simd;
 import dev.jgrad.tensor.internal.kernels.ThreadBuffer;
 import dev.jgrad.tensor.internal.kernels.VectorRows;
@@ -26,33 +26,11 @@ import static dev.jgrad.tensor.internal.TensorAccess.floats;
  * back into the input (col2im) while it is in cache. Vector paths skip the columns' layout where the geometry
  * allows: the forward packs them from the input into the product's B ({@link VectorPackedInput}), a 3 x 3
  * window's weight gradient reads the input in place ({@link VectorWindowGradient}), and col2im writes each
- * input row once when it fits a vector ({@link VectorCol2im}).
+ * input row once when it fits a vector ({@link VectorCol2im}). Which paths a call takes is its {@link ConvPlan}.
  */
 public final class ConvKernels {
-    /** Up to this many columns per output position (C KH KW), the forward makes one product per sample, straight into the output. */
-    static final int PER_SAMPLE_MAX_K = 64;
-    /**
-     * The most floats of columns in one chunk, about a core's second-level cache: 1 MB where the CPU has 512-bit
-     * vectors (Zen 4 and 5, Xeons since Skylake-SP: 1-2 MB of L2 a core), else 512 KB (Zen 1-3). Java cannot ask the
-     * cache's size, and a virtual machine often hides it; the README has the measurements.
-     */
-    static final int CHUNK_FLOATS = Simd.GEMM.nr() >= 32 ? 1 << 18 : 1 << 17;
-    /**
-     * The weight's gradient is summed over the chunks in runs, each into its own buffer, the runs then added in
-     * order: fixed by the shape, not the threads, so the result does not depend on the thread count. A run per chunk
-     * where the buffers take at most this many floats together (whole chunks are the threads' tasks, and eight runs
-     * of three chunks left one thread idle for a run at the end of W8's second layer), else at least eight runs.
-     */
-    static final int WEIGHT_PART_FLOATS = 1 << 20;
-    static final int WEIGHT_PARTS = 8;
-    private static final boolean VECTOR = Simd.ENABLED;
-
-    /**
-     * Floats past a chunk's columns in their buffer: im2col's whole-vector row copies may write that far past
-     * the last row (and within the columns, only over rows it writes afterwards). Column gradients also have as
-     * many before them: col2im's shifted whole-vector loads read up to a vector outside their rows.
-     */
-    private static final int SLACK = 64;
+    /** Floats of slack around a chunk's columns (see {@link ConvPlan#SLACK}). */
+    private static final int SLACK = ConvPlan.SLACK;
     private static final ThreadBuffer COLUMNS = new ThreadBuffer();
     private static final ThreadBuffer PRODUCT = new ThreadBuffer();
     private static final ThreadBuffer GRADIENT = new ThreadBuffer();
@@ -83,18 +61,15 @@ public final class ConvKernels {
         float[] bias = b == null ? null : floats(dense(b));
         float[] o = floats(out);
         float[] wa = floats(dense(w));
-        // A short k leaves the product bound by its writes of C: one product per sample, straight into its
-        // (OC, P) block of the output, which starts as the bias (no buffer, no copy, no pass for the bias).
-        int chunks = per <= PER_SAMPLE_MAX_K ? n : chunks(per, p, n);
+        ConvPlan plan = ConvPlan.forward(geo, n, w.size(1));
+        int chunks = plan.chunks();
         // With several chunks (the threads take whole chunks), the weight is packed once for all of them.
         PackedGemm.PackedA wp = chunks > 1 ? PackedGemm.packWhole(Simd.gemmFor(oc), oc, per, wa, 0, per, 1) : null;
-        // With the weight packed, columns at unit column stride go from the input (its padding written out, if any)
-        // straight into the product's packed B; else im2col lays them out and the product packs them.
-        boolean packedInput = VECTOR && wp != null && VectorPackedInput.fits(geo, per);
+        boolean packedInput = plan.columns() == ConvPlan.Columns.PACKED_FROM_INPUT;
         Parallel.forEachTask(chunks, (lo, hi) -> {
             for (int t = lo; t < hi; t++) {
-                int s0 = first(t, chunks, n);
-                int gs = first(t + 1, chunks, n) - s0;
+                int s0 = plan.first(t, n);
+                int gs = plan.first(t + 1, n) - s0;
                 int gp = gs * p;
                 float[] cols = null;
                 float[] bp = null;
@@ -103,8 +78,10 @@ public final class ConvKernels {
                     VectorPackedInput.pack(PaddedInput.of(in, geo, s0, gs), gs, wp.kernel.nr(), bp);
                 } else {
                     cols = COLUMNS.get(per * gp + SLACK);
-                    im2col(in, geo, s0, gs, cols);
+                    im2col(in, geo, plan, s0, gs, cols);
                 }
+                // A chunk of one sample (every chunk of a first layer, whose short k leaves the product bound by its writes):
+                // the product goes straight into its (OC, P) block of the output, which starts as the bias.
                 if (gs == 1) {
                     int block = s0 * oc * p;
                     for (int c = 0; c < oc; c++) {
@@ -143,19 +120,16 @@ public final class ConvKernels {
         int p = geo.positions();
         Tensor g32 = grad.to(DType.FLOAT32);
         float[] wa = floats(dense(w));
-        int chunks = chunks(per, p, n);
-        int parts = Math.max(1, Math.min(chunks, Math.max(WEIGHT_PARTS, WEIGHT_PART_FLOATS / Math.max(1, oc * per))));
+        ConvPlan plan = ConvPlan.backward(geo, n, w.size(1), oc, x.size(3), needs);
+        int chunks = plan.chunks();
+        int parts = plan.weightParts();
         Tensor dX = needs[0] ? empty(DType.FLOAT32, x.shape()) : null;
-        // Each part's sum of the weight's gradient: (OC, C KH KW) from the output gradient's blocks in place when there is
-        // no input gradient; else transposed, (C KH KW, OC) = columns times the output gradient transposed, which packs
-        // the small output gradient transposed instead of the chunk's many columns.
-        // A 3 x 3 window with unit strides has its weight gradient summed from the input in place, transposed;
-        // not for few input channels, where transposing the output gradient for it costs as much as the product.
-        boolean windowed = VECTOR && VectorWindowGradient.fits(geo) && per > PER_SAMPLE_MAX_K;
-        boolean transposed = dX != null || windowed;
-        // Chunks copy the output gradient into their layout from its strides; only the per-sample first-layer path reads it
-        // dense, in place.
-        float[] gAll = dX == null && !windowed ? floats(dense(g32)) : null;
+        // Each part's sum of the weight's gradient: (OC, C KH KW) per sample from the output gradient's blocks in place;
+        // else transposed, (C KH KW, OC) = columns times the output gradient transposed (which packs the small output
+        // gradient transposed instead of the chunk's many columns), or read from the input in place by the window kernel.
+        boolean inPlace = plan.samples() == ConvPlan.Samples.BLOCKS_IN_PLACE;
+        boolean windowed = plan.weightGradient() == ConvPlan.WeightGradient.WINDOWED;
+        float[] gAll = inPlace ? floats(dense(g32)) : null;
         float[] dWParts = needs[1] ? floats(Tensor.zeros(DType.FLOAT32, parts, oc * per)) : null;
         double[] dBParts = needs[2] ? new double[parts * oc] : null;
         // With several chunks (the threads take whole parts), W^T is packed once for every chunk's input gradient.
@@ -165,21 +139,21 @@ public final class ConvKernels {
                 float[] dWTo = dWParts;
                 int dWAt = part * oc * per;
                 for (int t = chunks * part / parts; t < chunks * (part + 1) / parts; t++) {
-                    int s0 = first(t, chunks, n);
-                    int gs = first(t + 1, chunks, n) - s0;
+                    int s0 = plan.first(t, n);
+                    int gs = plan.first(t + 1, n) - s0;
                     int gp = gs * p;
-                    if (dX == null && !windowed) {
+                    if (inPlace) {
                         // No input gradient (a first layer): the weight's and bias's gradients per sample, from the output gradient's
                         // (OC, P) blocks in place, with no copy of it into the chunk's layout.
                         float[] cols = dWTo == null ? null : COLUMNS.get(per * gp + SLACK);
                         if (cols != null) {
-                            im2col(in, geo, s0, gs, cols);
+                            im2col(in, geo, plan, s0, gs, cols);
                         }
                         for (int s = 0; s < gs; s++) {
                             int at = (s0 + s) * oc * p;
                             if (dBParts != null) {
                                 for (int c = 0; c < oc; c++) {
-                                    dBParts[part * oc + c] += ReductionKernels.sumFloats(gAll, at + c * p, 1, p);
+                                    dBParts[part * oc + c] += Kernels.REDUCTIONS.sum(gAll, at + c * p, 1, p);
                                 }
                             }
                             if (cols != null) {
@@ -195,7 +169,7 @@ public final class ConvKernels {
                         VectorWindowGradient.add(PaddedInput.of(in, geo, s0, gs), gs, gy, oc, dWTo, dWAt);
                     } else if (dWTo != null) {
                         float[] cols = COLUMNS.get(per * gp + SLACK);
-                        im2col(in, geo, s0, gs, cols);
+                        im2col(in, geo, plan, s0, gs, cols);
                         Gemm.sgemm(per, gp, oc, cols, 0, gp, 1, gy, 0, 1, gp, dWTo, dWAt, oc);
                     }
                     if (dX == null) {
@@ -209,7 +183,7 @@ public final class ConvKernels {
                     } else {
                         Gemm.sgemmInto(per, oc, gp, wa, 0, 1, per, gy, 0, gp, 1, dCols, SLACK, gp);
                     }
-                    col2im(dCols, SLACK, geo, dX, s0, gs);
+                    col2im(dCols, SLACK, geo, plan, dX, s0, gs);
                 }
             }
         });
@@ -220,7 +194,7 @@ public final class ConvKernels {
             float[] to = floats(dW);
             for (int o = 0; o < oc; o++) {
                 for (int q = 0; q < per; q++) {
-                    int at = transposed ? q * oc + o : o * per + q;
+                    int at = plan.transposedWeightGradient() ? q * oc + o : o * per + q;
                     float sum = dWParts[at];
                     for (int part = 1; part < parts; part++) {
                         sum += dWParts[part * oc * per + at];
@@ -245,26 +219,10 @@ public final class ConvKernels {
     }
 
     /**
-     * How many chunks the n samples are cut into: as few as keep each chunk's columns within {@link #CHUNK_FLOATS}
-     * (a chunk holds one sample at least). Chunk t holds samples {@code [first(t), first(t + 1))}, so the chunks
-     * differ by a sample at most (64 samples at 7 a chunk would leave a last chunk of one, and a thread idle while
-     * the other works).
-     */
-    private static int chunks(int per, int p, int n) {
-        int most = (int) Math.max(1, Math.min(n, CHUNK_FLOATS / Math.max(1L, (long) per * p)));
-        return (n + most - 1) / most;
-    }
-
-    /** The first sample of chunk t of {@code chunks} over n samples (n for t = chunks). */
-    private static int first(int t, int chunks, int n) {
-        return (int) ((long) n * t / chunks);
-    }
-
-    /**
      * Fills {@code cols (C KH KW, G OH OW)} with the columns of samples {@code [s0, s0 + g)} of the contiguous
      * x, zeros where a window reaches into the padding.
      */
-    private static void im2col(Tensor x, Geometry geo, int s0, int g, float[] cols) {
+    private static void im2col(Tensor x, Geometry geo, ConvPlan plan, int s0, int g, float[] cols) {
         int c = x.size(1);
         int h = x.size(2);
         int w = x.size(3);
@@ -281,7 +239,7 @@ public final class ConvKernels {
             int from = Math.min(geo.ow(), firstInside(x0, geo.sw()));
             int to = Math.max(from, endInside(x0, geo.sw(), w, geo.ow()));
             // Rows with no padding on either side are copied in whole vectors, past their end onto the next row.
-            boolean whole = VECTOR && from == 0 && to == geo.ow();
+            boolean whole = plan.vectorRows() && from == 0 && to == geo.ow();
             // The output rows whose input row lies inside the plane: [iLo, iHi), the same for every sample.
             int y0 = ki * geo.dh() - geo.ph();
             int iLo = Math.min(geo.oh(), firstInside(y0, geo.sh()));
@@ -339,7 +297,7 @@ public final class ConvKernels {
      * gradients {@code cols (C KH KW, G OH OW)}, starting at {@code cols[at]} with {@link #SLACK} floats of the buffer
      * on either side, added back where they were read from.
      */
-    private static void col2im(float[] cols, int at, Geometry geo, Tensor dx, int s0, int g) {
+    private static void col2im(float[] cols, int at, Geometry geo, ConvPlan plan, Tensor dx, int s0, int g) {
         int c = dx.size(1);
         int h = dx.size(2);
         int w = dx.size(3);
@@ -347,7 +305,7 @@ public final class ConvKernels {
         int p = geo.positions();
         int gp = g * p;
         float[] dst = floats(dx);
-        boolean rowVectors = VECTOR && VectorCol2im.fits(geo, w, SLACK, SLACK);
+        boolean rowVectors = plan.col2im() == ConvPlan.Col2im.VECTOR_ROWS;
         boolean[] written = rowVectors ? VectorCol2im.lanesWritten(geo, w) : null;
         float[] row = rowVectors ? new float[VectorCol2im.L] : null;
         for (int s = 0; s < g; s++) {
@@ -384,8 +342,8 @@ public final class ConvKernels {
      */
     private static void addRows(float[] src, int from, int srcStride, float[] dst, int to, int dstStride, int sw, int rows, int len) {
         for (int r = 0; r < rows; r++) {
-            if (VECTOR && sw == 1) {
-                VectorRows.add(src, from + r * srcStride, dst, to + r * dstStride, len);
+            if (sw == 1) {
+                Kernels.REDUCTIONS.addRow(src, from + r * srcStride, dst, to + r * dstStride, len);
                 continue;
             }
             for (int j = 0; j < len; j++) {

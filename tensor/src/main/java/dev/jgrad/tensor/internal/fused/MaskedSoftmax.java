@@ -5,11 +5,9 @@ import dev.jgrad.tensor.DTypeException;
 import dev.jgrad.tensor.Shape;
 import dev.jgrad.tensor.ShapeException;
 import dev.jgrad.tensor.Tensor;
+import dev.jgrad.tensor.internal.kernels.Kernels;
 import dev.jgrad.tensor.internal.kernels.Parallel;
-import dev.jgrad.tensor.internal.kernels.Simd;
-import dev.jgrad.tensor.internal.kernels.SoftmaxKernels;
 import dev.jgrad.tensor.internal.kernels.Tuning;
-import dev.jgrad.tensor.internal.kernels.VectorElementwise;
 
 import static dev.jgrad.tensor.internal.TensorAccess.dense;
 import static dev.jgrad.tensor.internal.TensorAccess.bools;
@@ -26,8 +24,6 @@ import static dev.jgrad.tensor.internal.TensorAccess.strides;
  * row with every position masked gets zero weights (and a zero gradient), as attention wants.
  */
 public final class MaskedSoftmax {
-    private static final boolean VECTOR = Simd.ENABLED;
-
     private MaskedSoftmax() {
     }
 
@@ -61,19 +57,8 @@ public final class MaskedSoftmax {
                 int mo = m == null ? 0 : rowOffset(m, r);
                 // Positions from 'seen' on are past the query's own (causal); without a causal mask, none are.
                 int seen = causal ? r % queries + 1 : len;
-                boolean any;
-                if (VECTOR && (mb == null || ms == 1)) {
-                    any = VectorElementwise.maskedScale(a, row, mb, mo, seen, sc, o, row, len);
-                } else {
-                    any = false;
-                    for (int j = 0; j < len; j++) {
-                        boolean out0 = j >= seen || (mb != null && mb[mo + j * ms]);
-                        o[row + j] = out0 ? Float.NEGATIVE_INFINITY : a[row + j] * sc;
-                        any |= !out0;
-                    }
-                }
-                if (any) {
-                    SoftmaxKernels.softmaxRowF(o, row, 1, o, row, 1, len, false);
+                if (Kernels.SOFTMAX.maskedScale(a, row, mb, mo, ms, seen, sc, o, row, len)) {
+                    Kernels.SOFTMAX.row(o, row, 1, o, row, 1, len, false);
                 } else {
                     java.util.Arrays.fill(o, row, row + len, 0f);
                 }
@@ -95,18 +80,7 @@ public final class MaskedSoftmax {
         Parallel.forRange(rows, Math.max(1, Tuning.PARALLEL_MIN / Math.max(1, len)), (lo, hi) -> {
             for (int r = lo; r < hi; r++) {
                 int row = r * len;
-                if (VECTOR) {
-                    VectorElementwise.softmaxGradient(gs, row, ys, row, sc, d, row, len);
-                    continue;
-                }
-                double dot = 0;
-                for (int j = 0; j < len; j++) {
-                    dot += gs[row + j] * ys[row + j];
-                }
-                float dt = (float) dot;
-                for (int j = 0; j < len; j++) {
-                    d[row + j] = sc * ys[row + j] * (gs[row + j] - dt);
-                }
+                Kernels.SOFTMAX.gradient(gs, row, ys, row, sc, d, row, len);
             }
         });
         return dx;

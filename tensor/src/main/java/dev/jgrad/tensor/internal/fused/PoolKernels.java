@@ -4,7 +4,6 @@ import dev.jgrad.tensor.DType;
 import dev.jgrad.tensor.Shape;
 import dev.jgrad.tensor.Tensor;
 import dev.jgrad.tensor.internal.kernels.Parallel;
-import dev.jgrad.tensor.internal.kernels.Simd;
 
 import static dev.jgrad.tensor.internal.TensorAccess.doubles;
 import static dev.jgrad.tensor.internal.TensorAccess.empty;
@@ -56,8 +55,9 @@ public final class PoolKernels {
         boolean tiles = halves(win, h, w);
         Tensor indices = empty(tiles ? DType.FLOAT32 : DType.INT64, outShape);
         int per = win.outH * win.outW;
-        if (Simd.ENABLED && x.dtype() == DType.FLOAT32 && tiles) {
-            boolean byRows = win.outW >= VectorPoolKernels.L / 2;
+        PoolPlan plan = PoolPlan.forward(win, h, w, x.dtype());
+        if (plan == PoolPlan.VECTOR_ROWS || plan == PoolPlan.VECTOR_CORNERS) {
+            boolean byRows = plan == PoolPlan.VECTOR_ROWS;
             int[] corners = byRows ? null : VectorPoolKernels.corners(w, win.outH, win.outW);
             Parallel.forRange(planes, Math.max(1, GRAIN_ELEMENTS / Math.max(1, h * w)), (lo, hi) -> {
                 float[] lanes = new float[VectorPoolKernels.L];
@@ -98,7 +98,7 @@ public final class PoolKernels {
     }
 
     /** The usual 2x2 window at stride 2 without padding or dilation, every window inside the plane: four reads in window order. */
-    private static boolean halves(Window win, int h, int w) {
+    static boolean halves(Window win, int h, int w) {
         return 2 * win.outH <= h && 2 * win.outW <= w && win.kernel[0] == 2 && win.kernel[1] == 2 && win.stride[0] == 2 && win.stride[1] == 2 && win.padding[0] == 0
                 && win.padding[1] == 0 && win.dilation[0] == 1 && win.dilation[1] == 1;
     }
@@ -207,7 +207,7 @@ public final class PoolKernels {
         long[] idx = tiles ? null : longs(indices);
         float[] off = tiles ? floats(indices) : null;
         int io = offset(indices);
-        boolean byRows = tiles && Simd.ENABLED && g.dtype() == DType.FLOAT32 && win.outW >= VectorPoolKernels.L / 2;
+        boolean byRows = tiles && PoolPlan.backward(win, h, w, g.dtype()) == PoolPlan.VECTOR_ROWS;
         Parallel.forRange(planes, Math.max(1, GRAIN_ELEMENTS / Math.max(1, h * w)), (lo, hi) -> {
             for (int p = lo; p < hi; p++) {
                 int dst = p * h * w;

@@ -5,8 +5,8 @@ import dev.jgrad.tensor.Shape;
 import dev.jgrad.tensor.ShapeException;
 import dev.jgrad.tensor.Tensor;
 import dev.jgrad.tensor.UnaryOp;
+import dev.jgrad.tensor.internal.kernels.ElementwiseLoops;
 import dev.jgrad.tensor.internal.kernels.Gemm;
-import dev.jgrad.tensor.internal.kernels.Kernels;
 import dev.jgrad.tensor.internal.kernels.PackedGemm;
 
 import static dev.jgrad.tensor.internal.TensorAccess.dense;
@@ -76,13 +76,13 @@ public final class RecurrentKernels {
                 int prev = (t * batch + b) * 2 * h;
                 int next = ((t + 1) * batch + b) * 2 * h;
                 int tr = (t * batch + b) * h;
-                Kernels.unaryF(UnaryOp.SIGMOID, pre, gr, 1, a, gr, 1, 2 * h);
-                Kernels.unaryF(UnaryOp.TANH, pre, gr + 2 * h, 1, a, gr + 2 * h, 1, h);
-                Kernels.unaryF(UnaryOp.SIGMOID, pre, gr + 3 * h, 1, a, gr + 3 * h, 1, h);
+                ElementwiseLoops.unaryF(UnaryOp.SIGMOID, pre, gr, 1, a, gr, 1, 2 * h);
+                ElementwiseLoops.unaryF(UnaryOp.TANH, pre, gr + 2 * h, 1, a, gr + 2 * h, 1, h);
+                ElementwiseLoops.unaryF(UnaryOp.SIGMOID, pre, gr + 3 * h, 1, a, gr + 3 * h, 1, h);
                 for (int j = 0; j < h; j++) {
                     s[next + h + j] = a[gr + h + j] * s[prev + h + j] + a[gr + j] * a[gr + 2 * h + j];
                 }
-                Kernels.unaryF(UnaryOp.TANH, s, next + h, 1, tc, tr, 1, h);
+                ElementwiseLoops.unaryF(UnaryOp.TANH, s, next + h, 1, tc, tr, 1, h);
                 for (int j = 0; j < h; j++) {
                     s[next + j] = a[gr + 3 * h + j] * tc[tr + j];
                 }

@@ -22,7 +22,8 @@ public final class PackedGemm {
      * worker packs A into its own.
      */
     private static final ThreadBuffer A_BUFFER = new ThreadBuffer();
-    private static final boolean VECTOR = Simd.ENABLED;
+    /** The float lanes of the kernels' vectors (0: plain Java), for packing a transposed A a vector per k. */
+    private static final int LANES = Kernels.PROVIDER.vectorLanes();
     private static final ThreadBuffer B_BUFFER = new ThreadBuffer();
 
     private PackedGemm() {
@@ -438,7 +439,7 @@ public final class PackedGemm {
                 packSix(a, src, ars, acs, kc, ap, base);
             } else if (acs == 1) {
                 packRows(a, src, ars, rows, kc, mr, ap, base);
-            } else if (ars == 1 && rows == mr && VECTOR && mr <= VectorRows.L && mr * 2 >= VectorRows.L) {
+            } else if (ars == 1 && rows == mr && LANES > 0 && mr <= LANES && mr * 2 >= LANES) {
                 // A transposed A (a weight's gradient, g^T x): each k's mr floats are contiguous, one vector each.
                 VectorRows.gatherRuns(a, src, acs, kc, ap, base, mr);
             } else {

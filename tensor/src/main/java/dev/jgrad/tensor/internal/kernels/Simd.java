@@ -59,9 +59,4 @@ public final class Simd {
     public static boolean enabled() {
         return ENABLED;
     }
-
-    /** A one-line description for benchmark reports: "Vector API, 512-bit" or "plain Java". */
-    public static String describe() {
-        return ENABLED ? "Vector API, " + (GEMM.nr() / 2 * 32) + "-bit" : "plain Java";
-    }
 }

@@ -1,34 +1,25 @@
 package dev.jgrad.tensor.internal.kernels;
 
-/** Softmax over rows of floats: the Vector API loop where it is in use and the row is contiguous, else the plain one. */
-public final class SoftmaxKernels {
-    private SoftmaxKernels() {
-    }
+/** Softmax over rows of float32 elements, and the pieces of it that a caller runs on threads of its own. */
+public interface SoftmaxKernels {
+    /** Softmax (or log-softmax) of one row of n elements, each operand with its own stride. */
+    void row(float[] a, int ao, int as, float[] o, int oo, int os, int n, boolean log);
 
-    /** Softmax (or log-softmax) of one row of {@code n} floats, each operand with its own stride. */
-    public static void softmaxRowF(float[] a, int ao, int as, float[] o, int oo, int os, int n, boolean log) {
-        if (Simd.ENABLED && as == 1 && os == 1 && n >= 16) {
-            VectorElementwise.softmaxRow(a, ao, o, oo, n, log);
-            return;
-        }
-        double m = Double.NEGATIVE_INFINITY;
-        for (int k = 0; k < n; k++) {
-            m = Math.max(m, a[ao + k * as]);
-        }
-        double sum = 0;
-        for (int k = 0; k < n; k++) {
-            sum += Math.exp(a[ao + k * as] - m);
-        }
-        if (log) {
-            double lse = m + Math.log(sum);
-            for (int k = 0; k < n; k++) {
-                o[oo + k * os] = (float) (a[ao + k * as] - lse);
-            }
-        } else {
-            double inv = 1.0 / sum;
-            for (int k = 0; k < n; k++) {
-                o[oo + k * os] = (float) (Math.exp(a[ao + k * as] - m) * inv);
-            }
-        }
-    }
+    /** The largest of n contiguous elements (NaN if any is NaN). */
+    float max(float[] a, int off, int n);
+
+    /** {@code o[i] = e^(a[i] - m) * factor} over n contiguous elements, and the sum of the powers. */
+    double expShifted(float[] a, int ao, float[] o, int oo, int n, float m, double factor);
+
+    /** {@code o[i] = a[i] + c} over n contiguous elements. */
+    void addScalar(float[] a, int ao, float[] o, int oo, int n, double c);
+
+    /**
+     * Attention's scores before their softmax: {@code o[j] = a[j] * sc}, or -inf where {@code m[mo + j ms]} (m null: no
+     * mask) or {@code j >= seen} (the causal mask's positions past the query's own). Whether any position is left.
+     */
+    boolean maskedScale(float[] a, int ao, boolean[] m, int mo, int ms, int seen, float sc, float[] o, int oo, int n);
+
+    /** The gradient of a softmax row's input from its output y and the output's gradient g: {@code d = sc y (g - sum(g y))}. */
+    void gradient(float[] g, int go, float[] y, int yo, float sc, float[] d, int dOff, int n);
 }

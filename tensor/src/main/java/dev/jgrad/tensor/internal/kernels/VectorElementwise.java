@@ -607,6 +607,6 @@ public final class VectorElementwise {
             vv.intoArray(v, vo + i);
             pv.sub(step.mul(mv).div(vv.sqrt().div(bc).add(ve))).intoArray(p, po + i);
         }
-        OptimizerKernels.adamPlain(p, po, g, go, m, mo, v, vo, i, n, b1, b2, l2, stepSize, bc2Sqrt, eps);
+        PlainKernels.Optimizer.adamRange(p, po, g, go, m, mo, v, vo, i, n, b1, b2, l2, stepSize, bc2Sqrt, eps);
     }
 }

@@ -3,6 +3,7 @@ package dev.jgrad.tensor.internal.kernels;
 import dev.jgrad.tensor.DType;
 import dev.jgrad.tensor.Generator;
 import dev.jgrad.tensor.Tensor;
+import dev.jgrad.tensor.internal.fused.AdamStep;
 
 import org.junit.jupiter.api.Test;
 
@@ -69,7 +70,7 @@ class AdamKernelTest {
         float step = (float) STEP;
         float bc = (float) BC2;
         float eps = (float) EPS;
-        OptimizerKernels.adamPlain(p, 0, g, 0, m, 0, v, 0, 0, n, b1, b2, l2, step, bc, eps);
+        PlainKernels.Optimizer.adamRange(p, 0, g, 0, m, 0, v, 0, 0, n, b1, b2, l2, step, bc, eps);
         for (int i = 0; i < n; i++) {
             double gi = r(g[i] + r((double) p0[i] * l2));
             double mi = r(r((double) m0[i] * b1) + r(gi * r(1.0 - b1)));

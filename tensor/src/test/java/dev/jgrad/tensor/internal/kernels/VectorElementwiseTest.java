@@ -174,7 +174,7 @@ class VectorElementwiseTest {
         }
         VectorElementwise.adam(a[0], 0, a[1], 0, a[2], 0, a[3], 0, n, (float) AdamKernelTest.B1, (float) AdamKernelTest.B2, (float) AdamKernelTest.L2, (float) AdamKernelTest.STEP,
                 (float) AdamKernelTest.BC2, (float) AdamKernelTest.EPS);
-        OptimizerKernels.adamPlain(b[0], 0, b[1], 0, b[2], 0, b[3], 0, 0, n, (float) AdamKernelTest.B1, (float) AdamKernelTest.B2,
+        PlainKernels.Optimizer.adamRange(b[0], 0, b[1], 0, b[2], 0, b[3], 0, 0, n, (float) AdamKernelTest.B1, (float) AdamKernelTest.B2,
                 (float) AdamKernelTest.L2, (float) AdamKernelTest.STEP, (float) AdamKernelTest.BC2, (float) AdamKernelTest.EPS);
         assertArrayEquals(b[0], a[0]);
         assertArrayEquals(b[2], a[2]);

@@ -1,0 +1,35 @@
+package dev.jgrad.tensor.internal.kernels;
+
+import dev.jgrad.tensor.BinaryOp;
+import dev.jgrad.tensor.UnaryOp;
+
+/**
+ * Elementwise ops over runs of contiguous float32 elements; {@link ElementwiseLoops} hands them every unit-stride run
+ * and does strided ones itself. Every method does the whole job for every op (an implementation that does not
+ * vectorize an op or a length passes it to the plain loops).
+ */
+public interface ElementwiseKernels {
+    /** {@code o[i] = a[i] op b[i]}. */
+    void binary(BinaryOp op, float[] a, int ao, float[] b, int bo, float[] o, int oo, int n);
+
+    /** {@code o[i] = a[i] op b[bo]}: a scalar right operand. */
+    void binaryScalar(BinaryOp op, float[] a, int ao, float[] b, int bo, float[] o, int oo, int n);
+
+    /** {@code o[i] = a[ao] op b[i]}: a scalar left operand. */
+    void scalarBinary(BinaryOp op, float[] a, int ao, float[] b, int bo, float[] o, int oo, int n);
+
+    /**
+     * {@link #binary} over {@code rows} rows of n elements, each operand's rows {@code ars}, {@code brs}, {@code ors}
+     * apart: short rows (a broadcast over (256, 256, 64)) cost one call, not one per row.
+     */
+    void binaryRows(BinaryOp op, float[] a, int ao, int ars, float[] b, int bo, int brs, float[] o, int oo, int ors, int rows, int n);
+
+    /** {@code o[i] = a[i] cmp b[bo]} for a comparison op. */
+    void compareScalar(BinaryOp op, float[] a, int ao, float[] b, int bo, boolean[] o, int oo, int n);
+
+    /** {@code o[i] = op(a[i])}. */
+    void unary(UnaryOp op, float[] a, int ao, float[] o, int oo, int n);
+
+    /** ReLU's backward: {@code o[i] = y[i] <= 0 ? 0 : g[i]} (a NaN output passes its gradient, as PyTorch's threshold_backward). */
+    void reluBackward(float[] g, int go, float[] y, int yo, float[] o, int oo, int n);
+}

@@ -1,0 +1,343 @@
+package dev.jgrad.tensor.internal.kernels;
+
+import dev.jgrad.tensor.BinaryOp;
+import dev.jgrad.tensor.DTypeException;
+import dev.jgrad.tensor.UnaryOp;
+
+/**
+ * Inner loops of the elementwise ops, one row at a time: {@code n} elements, each operand with a start
+ * offset and a stride. Unit-stride runs of float32 go to the kernels in use ({@link Kernels#ELEMENTWISE}); the
+ * loops here are the plain reference they fall back to, and what runs for strided or non-float operands. The switch on the op sits outside the loop, so each loop body is one expression
+ * the JIT compiles tight; the common cases (unit strides, a broadcast scalar) get loops of their own.
+ * Ops without a dedicated loop go through the op's scalar definition in double precision.
+ */
+public final class ElementwiseLoops {
+    private ElementwiseLoops() {
+    }
+
+    /** {@link #binaryF} over {@code rows} rows, each operand's rows {@code ars}, {@code brs}, {@code ors} apart. */
+    public static void binaryRowsF(BinaryOp op, float[] a, int ao, int ars, int as, float[] b, int bo, int brs, int bs,
+                            float[] o, int oo, int ors, int os, int rows, int n) {
+        if (os == 1 && as == 1 && bs == 1) {
+            Kernels.ELEMENTWISE.binaryRows(op, a, ao, ars, b, bo, brs, o, oo, ors, rows, n);
+            return;
+        }
+        for (int r = 0; r < rows; r++) {
+            binaryF(op, a, ao + r * ars, as, b, bo + r * brs, bs, o, oo + r * ors, os, n);
+        }
+    }
+
+    /** {@code o = a op b} over n elements of any strides: unit-stride runs go to the kernels in use. */
+    public static void binaryF(BinaryOp op, float[] a, int ao, int as, float[] b, int bo, int bs, float[] o, int oo, int os, int n) {
+        if (os == 1 && as == 1) {
+            if (bs == 1) {
+                Kernels.ELEMENTWISE.binary(op, a, ao, b, bo, o, oo, n);
+                return;
+            }
+            if (bs == 0) {
+                Kernels.ELEMENTWISE.binaryScalar(op, a, ao, b, bo, o, oo, n);
+                return;
+            }
+        } else if (os == 1 && as == 0 && bs == 1) {
+            Kernels.ELEMENTWISE.scalarBinary(op, a, ao, b, bo, o, oo, n);
+            return;
+        }
+        binaryPlainF(op, a, ao, as, b, bo, bs, o, oo, os, n);
+    }
+
+    /** The plain loops of {@link #binaryF}: the reference, and what runs for strided operands. */
+    static void binaryPlainF(BinaryOp op, float[] a, int ao, int as, float[] b, int bo, int bs, float[] o, int oo, int os, int n) {
+        if (as == 1 && bs == 1 && os == 1) {
+            switch (op) {
+                case ADD:
+                    for (int i = 0; i < n; i++) {
+                        o[oo + i] = a[ao + i] + b[bo + i];
+                    }
+                    return;
+                case SUB:
+                    for (int i = 0; i < n; i++) {
+                        o[oo + i] = a[ao + i] - b[bo + i];
+                    }
+                    return;
+                case MUL:
+                    for (int i = 0; i < n; i++) {
+                        o[oo + i] = a[ao + i] * b[bo + i];
+                    }
+                    return;
+                case DIV:
+                    for (int i = 0; i < n; i++) {
+                        o[oo + i] = a[ao + i] / b[bo + i];
+                    }
+                    return;
+                default:
+                    break;
+            }
+        } else if (as == 1 && bs == 0 && os == 1) {
+            float s = b[bo];
+            switch (op) {
+                case ADD:
+                    for (int i = 0; i < n; i++) {
+                        o[oo + i] = a[ao + i] + s;
+                    }
+                    return;
+                case SUB:
+                    for (int i = 0; i < n; i++) {
+                        o[oo + i] = a[ao + i] - s;
+                    }
+                    return;
+                case MUL:
+                    for (int i = 0; i < n; i++) {
+                        o[oo + i] = a[ao + i] * s;
+                    }
+                    return;
+                case DIV:
+                    for (int i = 0; i < n; i++) {
+                        o[oo + i] = a[ao + i] / s;
+                    }
+                    return;
+                default:
+                    break;
+            }
+        }
+        switch (op) {
+            case ADD:
+                for (int i = 0; i < n; i++) {
+                    o[oo + i * os] = a[ao + i * as] + b[bo + i * bs];
+                }
+                return;
+            case SUB:
+                for (int i = 0; i < n; i++) {
+                    o[oo + i * os] = a[ao + i * as] - b[bo + i * bs];
+                }
+                return;
+            case MUL:
+                for (int i = 0; i < n; i++) {
+                    o[oo + i * os] = a[ao + i * as] * b[bo + i * bs];
+                }
+                return;
+            case DIV:
+                for (int i = 0; i < n; i++) {
+                    o[oo + i * os] = a[ao + i * as] / b[bo + i * bs];
+                }
+                return;
+            case MAXIMUM:
+                for (int i = 0; i < n; i++) {
+                    o[oo + i * os] = Math.max(a[ao + i * as], b[bo + i * bs]);
+                }
+                return;
+            case MINIMUM:
+                for (int i = 0; i < n; i++) {
+                    o[oo + i * os] = Math.min(a[ao + i * as], b[bo + i * bs]);
+                }
+                return;
+            default:
+                for (int i = 0; i < n; i++) {
+                    o[oo + i * os] = (float) op.apply(a[ao + i * as], b[bo + i * bs]);
+                }
+        }
+    }
+
+    public static void binaryD(BinaryOp op, double[] a, int ao, int as, double[] b, int bo, int bs, double[] o, int oo, int os, int n) {
+        switch (op) {
+            case ADD:
+                for (int i = 0; i < n; i++) {
+                    o[oo + i * os] = a[ao + i * as] + b[bo + i * bs];
+                }
+                return;
+            case SUB:
+                for (int i = 0; i < n; i++) {
+                    o[oo + i * os] = a[ao + i * as] - b[bo + i * bs];
+                }
+                return;
+            case MUL:
+                for (int i = 0; i < n; i++) {
+                    o[oo + i * os] = a[ao + i * as] * b[bo + i * bs];
+                }
+                return;
+            case DIV:
+                for (int i = 0; i < n; i++) {
+                    o[oo + i * os] = a[ao + i * as] / b[bo + i * bs];
+                }
+                return;
+            default:
+                for (int i = 0; i < n; i++) {
+                    o[oo + i * os] = op.apply(a[ao + i * as], b[bo + i * bs]);
+                }
+        }
+    }
+
+    public static void binaryL(BinaryOp op, long[] a, int ao, int as, long[] b, int bo, int bs, long[] o, int oo, int os, int n) {
+        for (int i = 0; i < n; i++) {
+            long x = a[ao + i * as];
+            long y = b[bo + i * bs];
+            long r;
+            switch (op) {
+                case ADD: r = x + y; break;
+                case SUB: r = x - y; break;
+                case MUL: r = x * y; break;
+                case MAXIMUM: r = Math.max(x, y); break;
+                case MINIMUM: r = Math.min(x, y); break;
+                case POW: r = powLong(x, y); break;
+                default: throw new DTypeException(op.pyName() + ": not defined for int64 tensors");
+            }
+            o[oo + i * os] = r;
+        }
+    }
+
+    private static long powLong(long base, long exp) {
+        if (exp < 0) {
+            throw new DTypeException("Integers to negative integer powers are not allowed.");
+        }
+        long r = 1;
+        long b = base;
+        long e = exp;
+        while (e > 0) {
+            if ((e & 1) != 0) {
+                r *= b;
+            }
+            b *= b;
+            e >>= 1;
+        }
+        return r;
+    }
+
+    public static void compareF(BinaryOp op, float[] a, int ao, int as, float[] b, int bo, int bs, boolean[] o, int oo, int os, int n) {
+        if (as == 1 && bs == 0 && os == 1) {
+            Kernels.ELEMENTWISE.compareScalar(op, a, ao, b, bo, o, oo, n);
+            return;
+        }
+        comparePlainF(op, a, ao, as, b, bo, bs, o, oo, os, n);
+    }
+
+    /** The plain loop of {@link #compareF}. */
+    static void comparePlainF(BinaryOp op, float[] a, int ao, int as, float[] b, int bo, int bs, boolean[] o, int oo, int os, int n) {
+        for (int i = 0; i < n; i++) {
+            o[oo + i * os] = compare(op, a[ao + i * as], b[bo + i * bs]);
+        }
+    }
+
+    public static void compareD(BinaryOp op, double[] a, int ao, int as, double[] b, int bo, int bs, boolean[] o, int oo, int os, int n) {
+        for (int i = 0; i < n; i++) {
+            o[oo + i * os] = compare(op, a[ao + i * as], b[bo + i * bs]);
+        }
+    }
+
+    public static void compareL(BinaryOp op, long[] a, int ao, int as, long[] b, int bo, int bs, boolean[] o, int oo, int os, int n) {
+        for (int i = 0; i < n; i++) {
+            long x = a[ao + i * as];
+            long y = b[bo + i * bs];
+            boolean r;
+            switch (op) {
+                case EQ: r = x == y; break;
+                case NE: r = x != y; break;
+                case LT: r = x < y; break;
+                case LE: r = x <= y; break;
+                case GT: r = x > y; break;
+                case GE: r = x >= y; break;
+                default: throw new AssertionError(op);
+            }
+            o[oo + i * os] = r;
+        }
+    }
+
+    private static boolean compare(BinaryOp op, double x, double y) {
+        switch (op) {
+            case EQ: return x == y;
+            case NE: return x != y;
+            case LT: return x < y;
+            case LE: return x <= y;
+            case GT: return x > y;
+            case GE: return x >= y;
+            default: throw new AssertionError(op);
+        }
+    }
+
+    public static void logicalB(BinaryOp op, boolean[] a, int ao, int as, boolean[] b, int bo, int bs, boolean[] o, int oo, int os, int n) {
+        for (int i = 0; i < n; i++) {
+            boolean x = a[ao + i * as];
+            boolean y = b[bo + i * bs];
+            boolean r;
+            switch (op) {
+                case LOGICAL_AND: r = x && y; break;
+                case LOGICAL_OR: r = x || y; break;
+                case LOGICAL_XOR: r = x != y; break;
+                case EQ: r = x == y; break;
+                case NE: r = x != y; break;
+                default: throw new AssertionError(op);
+            }
+            o[oo + i * os] = r;
+        }
+    }
+
+    public static void unaryF(UnaryOp op, float[] a, int ao, int as, float[] o, int oo, int os, int n) {
+        if (as == 1 && os == 1) {
+            Kernels.ELEMENTWISE.unary(op, a, ao, o, oo, n);
+            return;
+        }
+        unaryPlainF(op, a, ao, as, o, oo, os, n);
+    }
+
+    /** The plain loops of {@link #unaryF}: the reference, and what runs for strided operands. */
+    static void unaryPlainF(UnaryOp op, float[] a, int ao, int as, float[] o, int oo, int os, int n) {
+        switch (op) {
+            case NEG:
+                for (int i = 0; i < n; i++) {
+                    o[oo + i * os] = -a[ao + i * as];
+                }
+                return;
+            case SQUARE:
+                for (int i = 0; i < n; i++) {
+                    float v = a[ao + i * as];
+                    o[oo + i * os] = v * v;
+                }
+                return;
+            case RELU:
+                for (int i = 0; i < n; i++) {
+                    float v = a[ao + i * as];
+                    o[oo + i * os] = v > 0f ? v : (v != v ? v : 0f);
+                }
+                return;
+            case ABS:
+                for (int i = 0; i < n; i++) {
+                    o[oo + i * os] = Math.abs(a[ao + i * as]);
+                }
+                return;
+            case EXP:
+                for (int i = 0; i < n; i++) {
+                    o[oo + i * os] = (float) Math.exp(a[ao + i * as]);
+                }
+                return;
+            case TANH:
+                for (int i = 0; i < n; i++) {
+                    o[oo + i * os] = (float) Math.tanh(a[ao + i * as]);
+                }
+                return;
+            case SIGMOID:
+                for (int i = 0; i < n; i++) {
+                    o[oo + i * os] = (float) (1.0 / (1.0 + Math.exp(-a[ao + i * as])));
+                }
+                return;
+            case GELU:
+                for (int i = 0; i < n; i++) {
+                    double v = a[ao + i * as];
+                    o[oo + i * os] = (float) (0.5 * v * (1.0 + MathFns.erfFloat(v * MathFns.INV_SQRT_2)));
+                }
+                return;
+            case ERF:
+                for (int i = 0; i < n; i++) {
+                    o[oo + i * os] = (float) MathFns.erfFloat(a[ao + i * as]);
+                }
+                return;
+            default:
+                for (int i = 0; i < n; i++) {
+                    o[oo + i * os] = (float) op.apply(a[ao + i * as]);
+                }
+        }
+    }
+
+    public static void unaryD(UnaryOp op, double[] a, int ao, int as, double[] o, int oo, int os, int n) {
+        for (int i = 0; i < n; i++) {
+            o[oo + i * os] = op.apply(a[ao + i * as]);
+        }
+    }
+}

@@ -1,0 +1,260 @@
+package dev.jgrad.tensor.internal.kernels;
+
+import dev.jgrad.tensor.BinaryOp;
+import dev.jgrad.tensor.UnaryOp;
+
+/**
+ * The plain-Java kernels: the reference every Vector API kernel is tested against, and what runs where the Vector API
+ * is absent. Floating sums run in double with several accumulators (C2 will not reorder a single floating sum).
+ */
+public final class PlainKernels implements KernelProvider {
+    private static final ElementwiseKernels ELEMENTWISE = new Elementwise();
+    private static final ReductionKernels REDUCTIONS = new Reductions();
+    private static final SoftmaxKernels SOFTMAX = new Softmax();
+    private static final OptimizerKernels OPTIMIZER = new Optimizer();
+
+    @Override
+    public String name() {
+        return "plain Java";
+    }
+
+    @Override
+    public int vectorLanes() {
+        return 0;
+    }
+
+    @Override
+    public ElementwiseKernels elementwise() {
+        return ELEMENTWISE;
+    }
+
+    @Override
+    public ReductionKernels reductions() {
+        return REDUCTIONS;
+    }
+
+    @Override
+    public SoftmaxKernels softmax() {
+        return SOFTMAX;
+    }
+
+    @Override
+    public OptimizerKernels optimizer() {
+        return OPTIMIZER;
+    }
+
+    /** The plain families, for the vector implementation to hand what it does not vectorize. */
+    static ElementwiseKernels elementwiseKernels() {
+        return ELEMENTWISE;
+    }
+
+    static ReductionKernels reductionKernels() {
+        return REDUCTIONS;
+    }
+
+    static SoftmaxKernels softmaxKernels() {
+        return SOFTMAX;
+    }
+
+    private static final class Elementwise implements ElementwiseKernels {
+        @Override
+        public void binary(BinaryOp op, float[] a, int ao, float[] b, int bo, float[] o, int oo, int n) {
+            ElementwiseLoops.binaryPlainF(op, a, ao, 1, b, bo, 1, o, oo, 1, n);
+        }
+
+        @Override
+        public void binaryScalar(BinaryOp op, float[] a, int ao, float[] b, int bo, float[] o, int oo, int n) {
+            ElementwiseLoops.binaryPlainF(op, a, ao, 1, b, bo, 0, o, oo, 1, n);
+        }
+
+        @Override
+        public void scalarBinary(BinaryOp op, float[] a, int ao, float[] b, int bo, float[] o, int oo, int n) {
+            ElementwiseLoops.binaryPlainF(op, a, ao, 0, b, bo, 1, o, oo, 1, n);
+        }
+
+        @Override
+        public void binaryRows(BinaryOp op, float[] a, int ao, int ars, float[] b, int bo, int brs, float[] o, int oo, int ors, int rows, int n) {
+            for (int r = 0; r < rows; r++) {
+                ElementwiseLoops.binaryPlainF(op, a, ao + r * ars, 1, b, bo + r * brs, 1, o, oo + r * ors, 1, n);
+            }
+        }
+
+        @Override
+        public void compareScalar(BinaryOp op, float[] a, int ao, float[] b, int bo, boolean[] o, int oo, int n) {
+            ElementwiseLoops.comparePlainF(op, a, ao, 1, b, bo, 0, o, oo, 1, n);
+        }
+
+        @Override
+        public void unary(UnaryOp op, float[] a, int ao, float[] o, int oo, int n) {
+            ElementwiseLoops.unaryPlainF(op, a, ao, 1, o, oo, 1, n);
+        }
+
+        @Override
+        public void reluBackward(float[] g, int go, float[] y, int yo, float[] o, int oo, int n) {
+            for (int i = 0; i < n; i++) {
+                o[oo + i] = y[yo + i] <= 0 ? 0 : g[go + i];
+            }
+        }
+    }
+
+    private static final class Reductions implements ReductionKernels {
+        @Override
+        public double sum(float[] a, int off, int stride, int n) {
+            double s0 = 0;
+            double s1 = 0;
+            double s2 = 0;
+            double s3 = 0;
+            int i = 0;
+            if (stride == 1) {
+                for (; i + 3 < n; i += 4) {
+                    s0 += a[off + i];
+                    s1 += a[off + i + 1];
+                    s2 += a[off + i + 2];
+                    s3 += a[off + i + 3];
+                }
+            }
+            for (; i < n; i++) {
+                s0 += a[off + i * stride];
+            }
+            return (s0 + s1) + (s2 + s3);
+        }
+
+        @Override
+        public void addRow(float[] src, int from, float[] dst, int to, int len) {
+            for (int j = 0; j < len; j++) {
+                dst[to + j] += src[from + j];
+            }
+        }
+
+        @Override
+        public double copySum(float[] src, int from, float[] dst, int to, int len) {
+            double sum = 0;
+            for (int j = 0; j < len; j++) {
+                dst[to + j] = src[from + j];
+                sum += src[from + j];
+            }
+            return sum;
+        }
+    }
+
+    private static final class Softmax implements SoftmaxKernels {
+        @Override
+        public void row(float[] a, int ao, int as, float[] o, int oo, int os, int n, boolean log) {
+            double m = Double.NEGATIVE_INFINITY;
+            for (int k = 0; k < n; k++) {
+                m = Math.max(m, a[ao + k * as]);
+            }
+            double sum = 0;
+            for (int k = 0; k < n; k++) {
+                sum += Math.exp(a[ao + k * as] - m);
+            }
+            if (log) {
+                double lse = m + Math.log(sum);
+                for (int k = 0; k < n; k++) {
+                    o[oo + k * os] = (float) (a[ao + k * as] - lse);
+                }
+            } else {
+                double inv = 1.0 / sum;
+                for (int k = 0; k < n; k++) {
+                    o[oo + k * os] = (float) (Math.exp(a[ao + k * as] - m) * inv);
+                }
+            }
+        }
+
+        @Override
+        public float max(float[] a, int off, int n) {
+            float m = Float.NEGATIVE_INFINITY;
+            for (int i = 0; i < n; i++) {
+                m = Math.max(m, a[off + i]);
+            }
+            return m;
+        }
+
+        @Override
+        public double expShifted(float[] a, int ao, float[] o, int oo, int n, float m, double factor) {
+            double sum = 0;
+            for (int i = 0; i < n; i++) {
+                double e = Math.exp(a[ao + i] - (double) m);
+                sum += e;
+                o[oo + i] = (float) (e * factor);
+            }
+            return sum;
+        }
+
+        @Override
+        public void addScalar(float[] a, int ao, float[] o, int oo, int n, double c) {
+            for (int i = 0; i < n; i++) {
+                o[oo + i] = (float) (a[ao + i] + c);
+            }
+        }
+
+        @Override
+        public boolean maskedScale(float[] a, int ao, boolean[] m, int mo, int ms, int seen, float sc, float[] o, int oo, int n) {
+            boolean any = false;
+            for (int j = 0; j < n; j++) {
+                boolean out = j >= seen || (m != null && m[mo + j * ms]);
+                o[oo + j] = out ? Float.NEGATIVE_INFINITY : a[ao + j] * sc;
+                any |= !out;
+            }
+            return any;
+        }
+
+        @Override
+        public void gradient(float[] g, int go, float[] y, int yo, float sc, float[] d, int dOff, int n) {
+            double dot = 0;
+            for (int j = 0; j < n; j++) {
+                dot += g[go + j] * y[yo + j];
+            }
+            float dt = (float) dot;
+            for (int j = 0; j < n; j++) {
+                d[dOff + j] = sc * y[yo + j] * (g[go + j] - dt);
+            }
+        }
+    }
+
+    static final class Optimizer implements OptimizerKernels {
+        @Override
+        public void adam(float[] p, int po, float[] g, int go, float[] m, int mo, float[] v, int vo, int n,
+                         float b1, float b2, float l2, float stepSize, float bc2Sqrt, float eps) {
+            adamRange(p, po, g, go, m, mo, v, vo, 0, n, b1, b2, l2, stepSize, bc2Sqrt, eps);
+        }
+
+        /** The float32 update over elements {@code [from, to)}: every operation in float, so the vector kernel's tail computes what its body does. */
+        static void adamRange(float[] p, int po, float[] g, int go, float[] m, int mo, float[] v, int vo, int from, int to,
+                              float b1, float b2, float l2, float stepSize, float bc2Sqrt, float eps) {
+            float c1 = 1 - b1;
+            float c2 = 1 - b2;
+            for (int i = from; i < to; i++) {
+                float pi = p[po + i];
+                float gi = g[go + i] + pi * l2;
+                float mi = m[mo + i] * b1 + gi * c1;
+                float vi = v[vo + i] * b2 + gi * gi * c2;
+                mi = Math.abs(mi) < FLUSH ? 0 : mi;
+                vi = vi < FLUSH ? 0 : vi;
+                m[mo + i] = mi;
+                v[vo + i] = vi;
+                float denom = (float) Math.sqrt(vi) / bc2Sqrt + eps;
+                p[po + i] = pi - stepSize * mi / denom;
+            }
+        }
+
+        @Override
+        public void adam(double[] p, int po, double[] g, int go, double[] m, int mo, double[] v, int vo, int n,
+                         double b1, double b2, double l2, double stepSize, double bc2Sqrt, double eps) {
+            double c1 = 1 - b1;
+            double c2 = 1 - b2;
+            for (int i = 0; i < n; i++) {
+                double pi = p[po + i];
+                double gi = g[go + i] + pi * l2;
+                double mi = m[mo + i] * b1 + gi * c1;
+                double vi = v[vo + i] * b2 + gi * gi * c2;
+                mi = Math.abs(mi) < FLUSH ? 0 : mi;
+                vi = vi < FLUSH ? 0 : vi;
+                m[mo + i] = mi;
+                v[vo + i] = vi;
+                double denom = Math.sqrt(vi) / bc2Sqrt + eps;
+                p[po + i] = pi - stepSize * mi / denom;
+            }
+        }
+    }
+}

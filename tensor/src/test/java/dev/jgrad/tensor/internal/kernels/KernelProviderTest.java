@@ -1,0 +1,162 @@
+package dev.jgrad.tensor.internal.kernels;
+
+import dev.jgrad.tensor.BinaryOp;
+import dev.jgrad.tensor.UnaryOp;
+import org.junit.jupiter.api.Test;
+
+import java.util.Random;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/**
+ * The kernels in use ({@link Kernels}) against the plain reference ({@link PlainKernels}), family by family, over every
+ * op and over lengths around the vector width and the plain cut-off (0 to 70), at odd offsets. In the plain-kernel
+ * execution this compares the reference with itself; in the vector executions (512 and 256 bits) it is the vector
+ * kernels' test.
+ */
+class KernelProviderTest {
+    private static final int[] LENGTHS = {0, 1, 3, 7, 8, 15, 16, 17, 31, 33, 64, 70};
+    private final Random random = new Random(42);
+    private final KernelProvider plain = new PlainKernels();
+
+    private float[] values(int n, float lo, float hi) {
+        float[] a = new float[n + 5];
+        for (int i = 0; i < a.length; i++) {
+            a[i] = lo + (hi - lo) * random.nextFloat();
+        }
+        return a;
+    }
+
+    /** Equal within a float's rounding of the transcendental functions (the vector exp and tanh are not Math's). */
+    private static void assertClose(float[] expected, float[] actual, String what) {
+        assertEquals(expected.length, actual.length);
+        for (int i = 0; i < expected.length; i++) {
+            float e = expected[i];
+            float a = actual[i];
+            if (Float.isNaN(e) || Float.isNaN(a)) {
+                assertEquals(Float.isNaN(e), Float.isNaN(a), what + " at " + i);
+                continue;
+            }
+            assertEquals(e, a, 2e-6f * Math.max(1f, Math.abs(e)), what + " at " + i);
+        }
+    }
+
+    @Test
+    void elementwiseOpsMatchThePlainLoops() {
+        for (int n : LENGTHS) {
+            float[] a = values(n, -3, 3);
+            float[] b = values(n, 0.5f, 2);
+            for (BinaryOp op : BinaryOp.values()) {
+                if (!op.differentiable()) {
+                    continue;
+                }
+                float[] want = new float[n + 4];
+                float[] got = new float[n + 4];
+                plain.elementwise().binary(op, a, 1, b, 2, want, 3, n);
+                Kernels.ELEMENTWISE.binary(op, a, 1, b, 2, got, 3, n);
+                assertClose(want, got, op + " n=" + n);
+                plain.elementwise().binaryScalar(op, a, 1, b, 4, want, 0, n);
+                Kernels.ELEMENTWISE.binaryScalar(op, a, 1, b, 4, got, 0, n);
+                assertClose(want, got, op + " with a scalar, n=" + n);
+                plain.elementwise().scalarBinary(op, b, 4, a, 1, want, 0, n);
+                Kernels.ELEMENTWISE.scalarBinary(op, b, 4, a, 1, got, 0, n);
+                assertClose(want, got, "scalar " + op + ", n=" + n);
+            }
+            for (UnaryOp op : UnaryOp.values()) {
+                if (!op.differentiable()) {
+                    continue;
+                }
+                float[] x = op == UnaryOp.LOG || op == UnaryOp.LOG1P || op == UnaryOp.SQRT || op == UnaryOp.RSQRT ? b : a;
+                float[] want = new float[n + 2];
+                float[] got = new float[n + 2];
+                plain.elementwise().unary(op, x, 2, want, 1, n);
+                Kernels.ELEMENTWISE.unary(op, x, 2, got, 1, n);
+                assertClose(want, got, op + " n=" + n);
+            }
+            for (BinaryOp op : new BinaryOp[] {BinaryOp.EQ, BinaryOp.NE, BinaryOp.LT, BinaryOp.LE, BinaryOp.GT, BinaryOp.GE}) {
+                boolean[] want = new boolean[n];
+                boolean[] got = new boolean[n];
+                plain.elementwise().compareScalar(op, a, 0, a, n / 2, want, 0, n);
+                Kernels.ELEMENTWISE.compareScalar(op, a, 0, a, n / 2, got, 0, n);
+                assertArrayEquals(want, got, op + " n=" + n);
+            }
+            float[] want = new float[n];
+            float[] got = new float[n];
+            plain.elementwise().reluBackward(b, 0, a, 1, want, 0, n);
+            Kernels.ELEMENTWISE.reluBackward(b, 0, a, 1, got, 0, n);
+            assertArrayEquals(want, got, "relu backward n=" + n);
+        }
+    }
+
+    @Test
+    void rowsOfBinaryOpsMatchThePlainLoops() {
+        int rows = 5;
+        for (int n : LENGTHS) {
+            float[] a = values(rows * (n + 3), -2, 2);
+            float[] b = values(rows * (n + 1), -2, 2);
+            float[] want = new float[rows * (n + 2) + 1];
+            float[] got = new float[rows * (n + 2) + 1];
+            plain.elementwise().binaryRows(BinaryOp.SUB, a, 1, n + 3, b, 0, n + 1, want, 1, n + 2, rows, n);
+            Kernels.ELEMENTWISE.binaryRows(BinaryOp.SUB, a, 1, n + 3, b, 0, n + 1, got, 1, n + 2, rows, n);
+            assertArrayEquals(want, got, "rows of sub, n=" + n);
+        }
+    }
+
+    @Test
+    void reductionsAndSoftmaxMatchThePlainLoops() {
+        for (int n : LENGTHS) {
+            float[] a = values(n, -4, 4);
+            assertEquals(plain.reductions().sum(a, 2, 1, n), Kernels.REDUCTIONS.sum(a, 2, 1, n), 1e-5, "sum n=" + n);
+            float[] want = values(n, 0, 1);
+            float[] got = want.clone();
+            plain.reductions().addRow(a, 1, want, 2, n);
+            Kernels.REDUCTIONS.addRow(a, 1, got, 2, n);
+            assertArrayEquals(want, got, "add row n=" + n);
+            float[] copyWant = new float[n];
+            float[] copyGot = new float[n];
+            assertEquals(plain.reductions().copySum(a, 3, copyWant, 0, n), Kernels.REDUCTIONS.copySum(a, 3, copyGot, 0, n), 1e-5);
+            assertArrayEquals(copyWant, copyGot, "copy n=" + n);
+            if (n == 0) {
+                continue;
+            }
+            for (boolean log : new boolean[] {false, true}) {
+                float[] w = new float[n];
+                float[] g = new float[n];
+                plain.softmax().row(a, 1, 1, w, 0, 1, n, log);
+                Kernels.SOFTMAX.row(a, 1, 1, g, 0, 1, n, log);
+                assertClose(w, g, (log ? "log-softmax" : "softmax") + " n=" + n);
+            }
+            assertEquals(plain.softmax().max(a, 0, n), Kernels.SOFTMAX.max(a, 0, n), "max n=" + n);
+            boolean[] mask = new boolean[n + 1];
+            for (int j = 0; j < mask.length; j++) {
+                mask[j] = random.nextInt(3) == 0;
+            }
+            float[] w = new float[n];
+            float[] g = new float[n];
+            assertEquals(plain.softmax().maskedScale(a, 0, mask, 1, 1, n - 1, 0.5f, w, 0, n),
+                    Kernels.SOFTMAX.maskedScale(a, 0, mask, 1, 1, n - 1, 0.5f, g, 0, n));
+            assertArrayEquals(w, g, "masked scale n=" + n);
+            float[] y = values(n, 0, 1);
+            plain.softmax().gradient(a, 0, y, 1, 0.25f, w, 0, n);
+            Kernels.SOFTMAX.gradient(a, 0, y, 1, 0.25f, g, 0, n);
+            assertClose(w, g, "softmax gradient n=" + n);
+        }
+    }
+
+    @Test
+    void adamMatchesThePlainLoopBitForBit() {
+        for (int n : LENGTHS) {
+            float[][] want = {values(n, -1, 1), values(n, -1, 1), values(n, -0.01f, 0.01f), values(n, 0, 0.01f)};
+            float[][] got = new float[4][];
+            for (int k = 0; k < 4; k++) {
+                got[k] = want[k].clone();
+            }
+            plain.optimizer().adam(want[0], 1, want[1], 2, want[2], 0, want[3], 3, n, 0.9f, 0.99f, 0.01f, 0.003f, 0.14f, 1e-8f);
+            Kernels.OPTIMIZER.adam(got[0], 1, got[1], 2, got[2], 0, got[3], 3, n, 0.9f, 0.99f, 0.01f, 0.003f, 0.14f, 1e-8f);
+            for (int k = 0; k < 4; k++) {
+                assertArrayEquals(want[k], got[k], "adam n=" + n + " array " + k);
+            }
+        }
+    }
+}
