@@ -5,11 +5,10 @@ import dev.jgrad.tensor.DTypeException;
 import dev.jgrad.tensor.UnaryOp;
 
 /**
- * Inner loops of the elementwise ops, one row at a time: {@code n} elements, each operand with a start
- * offset and a stride. Unit-stride runs of float32 go to the kernels in use ({@link Kernels#ELEMENTWISE}); the
- * loops here are the plain reference they fall back to, and what runs for strided or non-float operands. The switch on the op sits outside the loop, so each loop body is one expression
- * the JIT compiles tight; the common cases (unit strides, a broadcast scalar) get loops of their own.
- * Ops without a dedicated loop go through the op's scalar definition in double precision.
+ * The elementwise ops one row at a time: {@code n} elements, each operand with a start offset and a stride.
+ * Unit-stride runs of float32 go to the kernels in use ({@link Kernels#ELEMENTWISE}), strided ones to the plain
+ * loops ({@link PlainLoops}); the float64, int64 and bool loops are here. The switch on the op sits outside each
+ * loop, so each loop body is one expression the JIT compiles tight.
  */
 public final class ElementwiseLoops {
     private ElementwiseLoops() {
@@ -42,99 +41,7 @@ public final class ElementwiseLoops {
             Kernels.ELEMENTWISE.scalarBinary(op, a, ao, b, bo, o, oo, n);
             return;
         }
-        binaryPlainF(op, a, ao, as, b, bo, bs, o, oo, os, n);
-    }
-
-    /** The plain loops of {@link #binaryF}: the reference, and what runs for strided operands. */
-    static void binaryPlainF(BinaryOp op, float[] a, int ao, int as, float[] b, int bo, int bs, float[] o, int oo, int os, int n) {
-        if (as == 1 && bs == 1 && os == 1) {
-            switch (op) {
-                case ADD:
-                    for (int i = 0; i < n; i++) {
-                        o[oo + i] = a[ao + i] + b[bo + i];
-                    }
-                    return;
-                case SUB:
-                    for (int i = 0; i < n; i++) {
-                        o[oo + i] = a[ao + i] - b[bo + i];
-                    }
-                    return;
-                case MUL:
-                    for (int i = 0; i < n; i++) {
-                        o[oo + i] = a[ao + i] * b[bo + i];
-                    }
-                    return;
-                case DIV:
-                    for (int i = 0; i < n; i++) {
-                        o[oo + i] = a[ao + i] / b[bo + i];
-                    }
-                    return;
-                default:
-                    break;
-            }
-        } else if (as == 1 && bs == 0 && os == 1) {
-            float s = b[bo];
-            switch (op) {
-                case ADD:
-                    for (int i = 0; i < n; i++) {
-                        o[oo + i] = a[ao + i] + s;
-                    }
-                    return;
-                case SUB:
-                    for (int i = 0; i < n; i++) {
-                        o[oo + i] = a[ao + i] - s;
-                    }
-                    return;
-                case MUL:
-                    for (int i = 0; i < n; i++) {
-                        o[oo + i] = a[ao + i] * s;
-                    }
-                    return;
-                case DIV:
-                    for (int i = 0; i < n; i++) {
-                        o[oo + i] = a[ao + i] / s;
-                    }
-                    return;
-                default:
-                    break;
-            }
-        }
-        switch (op) {
-            case ADD:
-                for (int i = 0; i < n; i++) {
-                    o[oo + i * os] = a[ao + i * as] + b[bo + i * bs];
-                }
-                return;
-            case SUB:
-                for (int i = 0; i < n; i++) {
-                    o[oo + i * os] = a[ao + i * as] - b[bo + i * bs];
-                }
-                return;
-            case MUL:
-                for (int i = 0; i < n; i++) {
-                    o[oo + i * os] = a[ao + i * as] * b[bo + i * bs];
-                }
-                return;
-            case DIV:
-                for (int i = 0; i < n; i++) {
-                    o[oo + i * os] = a[ao + i * as] / b[bo + i * bs];
-                }
-                return;
-            case MAXIMUM:
-                for (int i = 0; i < n; i++) {
-                    o[oo + i * os] = Math.max(a[ao + i * as], b[bo + i * bs]);
-                }
-                return;
-            case MINIMUM:
-                for (int i = 0; i < n; i++) {
-                    o[oo + i * os] = Math.min(a[ao + i * as], b[bo + i * bs]);
-                }
-                return;
-            default:
-                for (int i = 0; i < n; i++) {
-                    o[oo + i * os] = (float) op.apply(a[ao + i * as], b[bo + i * bs]);
-                }
-        }
+        PlainLoops.binaryF(op, a, ao, as, b, bo, bs, o, oo, os, n);
     }
 
     public static void binaryD(BinaryOp op, double[] a, int ao, int as, double[] b, int bo, int bs, double[] o, int oo, int os, int n) {
@@ -206,19 +113,12 @@ public final class ElementwiseLoops {
             Kernels.ELEMENTWISE.compareScalar(op, a, ao, b, bo, o, oo, n);
             return;
         }
-        comparePlainF(op, a, ao, as, b, bo, bs, o, oo, os, n);
-    }
-
-    /** The plain loop of {@link #compareF}. */
-    static void comparePlainF(BinaryOp op, float[] a, int ao, int as, float[] b, int bo, int bs, boolean[] o, int oo, int os, int n) {
-        for (int i = 0; i < n; i++) {
-            o[oo + i * os] = compare(op, a[ao + i * as], b[bo + i * bs]);
-        }
+        PlainLoops.compareF(op, a, ao, as, b, bo, bs, o, oo, os, n);
     }
 
     public static void compareD(BinaryOp op, double[] a, int ao, int as, double[] b, int bo, int bs, boolean[] o, int oo, int os, int n) {
         for (int i = 0; i < n; i++) {
-            o[oo + i * os] = compare(op, a[ao + i * as], b[bo + i * bs]);
+            o[oo + i * os] = PlainLoops.compare(op, a[ao + i * as], b[bo + i * bs]);
         }
     }
 
@@ -237,18 +137,6 @@ public final class ElementwiseLoops {
                 default: throw new AssertionError(op);
             }
             o[oo + i * os] = r;
-        }
-    }
-
-    private static boolean compare(BinaryOp op, double x, double y) {
-        switch (op) {
-            case EQ: return x == y;
-            case NE: return x != y;
-            case LT: return x < y;
-            case LE: return x <= y;
-            case GT: return x > y;
-            case GE: return x >= y;
-            default: throw new AssertionError(op);
         }
     }
 
@@ -274,65 +162,7 @@ public final class ElementwiseLoops {
             Kernels.ELEMENTWISE.unary(op, a, ao, o, oo, n);
             return;
         }
-        unaryPlainF(op, a, ao, as, o, oo, os, n);
-    }
-
-    /** The plain loops of {@link #unaryF}: the reference, and what runs for strided operands. */
-    static void unaryPlainF(UnaryOp op, float[] a, int ao, int as, float[] o, int oo, int os, int n) {
-        switch (op) {
-            case NEG:
-                for (int i = 0; i < n; i++) {
-                    o[oo + i * os] = -a[ao + i * as];
-                }
-                return;
-            case SQUARE:
-                for (int i = 0; i < n; i++) {
-                    float v = a[ao + i * as];
-                    o[oo + i * os] = v * v;
-                }
-                return;
-            case RELU:
-                for (int i = 0; i < n; i++) {
-                    float v = a[ao + i * as];
-                    o[oo + i * os] = v > 0f ? v : (v != v ? v : 0f);
-                }
-                return;
-            case ABS:
-                for (int i = 0; i < n; i++) {
-                    o[oo + i * os] = Math.abs(a[ao + i * as]);
-                }
-                return;
-            case EXP:
-                for (int i = 0; i < n; i++) {
-                    o[oo + i * os] = (float) Math.exp(a[ao + i * as]);
-                }
-                return;
-            case TANH:
-                for (int i = 0; i < n; i++) {
-                    o[oo + i * os] = (float) Math.tanh(a[ao + i * as]);
-                }
-                return;
-            case SIGMOID:
-                for (int i = 0; i < n; i++) {
-                    o[oo + i * os] = (float) (1.0 / (1.0 + Math.exp(-a[ao + i * as])));
-                }
-                return;
-            case GELU:
-                for (int i = 0; i < n; i++) {
-                    double v = a[ao + i * as];
-                    o[oo + i * os] = (float) (0.5 * v * (1.0 + MathFns.erfFloat(v * MathFns.INV_SQRT_2)));
-                }
-                return;
-            case ERF:
-                for (int i = 0; i < n; i++) {
-                    o[oo + i * os] = (float) MathFns.erfFloat(a[ao + i * as]);
-                }
-                return;
-            default:
-                for (int i = 0; i < n; i++) {
-                    o[oo + i * os] = (float) op.apply(a[ao + i * as]);
-                }
-        }
+        PlainLoops.unaryF(op, a, ao, as, o, oo, os, n);
     }
 
     public static void unaryD(UnaryOp op, double[] a, int ao, int as, double[] o, int oo, int os, int n) {

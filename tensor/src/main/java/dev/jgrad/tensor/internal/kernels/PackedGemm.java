@@ -37,32 +37,27 @@ public final class PackedGemm {
     /** {@code C = A B} when {@code overwrite}, else {@code C += A B}. */
     public static void sgemm(MicroKernel kernel, boolean overwrite, int n, int k, int p, float[] a, int ao, int ars, int acs, float[] b, int bo,
                       int brs, int bcs, float[] c, int co, int crs) {
-        int nr = kernel.nr();
-        long flops = 2L * n * k * p;
-        boolean dots = acs == 1 && brs == 1 && p < nr && k >= DOTS_MIN_K;
-        boolean splitK = !dots && k >= SPLIT_K_MIN && k >= 4L * Math.max(n, p) && flops >= PARALLEL_FLOPS && (long) n * p <= SPLIT_K_FLOATS;
-        if (overwrite && (dots || splitK || k == 0)) {
-            // These paths add into C (C is small beside the product here): start it at zero.
+        GemmPlan plan = GemmPlan.of(kernel.nr(), n, k, p, acs, brs, bcs);
+        if (overwrite && plan.addsIntoC()) {
             zero(c, co, crs, n, p);
         }
-        if (dots) {
-            dots(kernel, n, k, p, a, ao, ars, b, bo, bcs, c, co, crs);
-            return;
-        }
-        if (k == 0) {
-            return;
-        }
-        if (k <= KC && bcs == 1 && (long) k * p <= DIRECT_MAX_B) {
-            direct(kernel, overwrite, n, k, p, a, ao, ars, acs, b, bo, brs, c, co, crs);
-            return;
-        }
-        if (bcs == 1 && k <= KC && (long) n * k <= WIDE_MAX_A && p >= WIDE_MIN_RATIO * n) {
-            wide(kernel, overwrite, n, k, p, a, ao, ars, acs, b, bo, brs, c, co, crs);
-            return;
-        }
-        if (splitK) {
-            splitK(kernel, n, k, p, a, ao, ars, acs, b, bo, brs, bcs, c, co, crs);
-            return;
+        switch (plan) {
+            case EMPTY:
+                return;
+            case DOTS:
+                dots(kernel, n, k, p, a, ao, ars, b, bo, bcs, c, co, crs);
+                return;
+            case DIRECT:
+                direct(kernel, overwrite, n, k, p, a, ao, ars, acs, b, bo, brs, c, co, crs);
+                return;
+            case WIDE:
+                wide(kernel, overwrite, n, k, p, a, ao, ars, acs, b, bo, brs, c, co, crs);
+                return;
+            case SPLIT_K:
+                splitK(kernel, n, k, p, a, ao, ars, acs, b, bo, brs, bcs, c, co, crs);
+                return;
+            default:
+                break;
         }
         blocked(kernel, overwrite, n, k, p, a, ao, ars, acs, b, bo, brs, bcs, c, co, crs);
     }

@@ -59,34 +59,34 @@ public final class PlainKernels implements KernelProvider {
     private static final class Elementwise implements ElementwiseKernels {
         @Override
         public void binary(BinaryOp op, float[] a, int ao, float[] b, int bo, float[] o, int oo, int n) {
-            ElementwiseLoops.binaryPlainF(op, a, ao, 1, b, bo, 1, o, oo, 1, n);
+            PlainLoops.binaryF(op, a, ao, 1, b, bo, 1, o, oo, 1, n);
         }
 
         @Override
         public void binaryScalar(BinaryOp op, float[] a, int ao, float[] b, int bo, float[] o, int oo, int n) {
-            ElementwiseLoops.binaryPlainF(op, a, ao, 1, b, bo, 0, o, oo, 1, n);
+            PlainLoops.binaryF(op, a, ao, 1, b, bo, 0, o, oo, 1, n);
         }
 
         @Override
         public void scalarBinary(BinaryOp op, float[] a, int ao, float[] b, int bo, float[] o, int oo, int n) {
-            ElementwiseLoops.binaryPlainF(op, a, ao, 0, b, bo, 1, o, oo, 1, n);
+            PlainLoops.binaryF(op, a, ao, 0, b, bo, 1, o, oo, 1, n);
         }
 
         @Override
         public void binaryRows(BinaryOp op, float[] a, int ao, int ars, float[] b, int bo, int brs, float[] o, int oo, int ors, int rows, int n) {
             for (int r = 0; r < rows; r++) {
-                ElementwiseLoops.binaryPlainF(op, a, ao + r * ars, 1, b, bo + r * brs, 1, o, oo + r * ors, 1, n);
+                PlainLoops.binaryF(op, a, ao + r * ars, 1, b, bo + r * brs, 1, o, oo + r * ors, 1, n);
             }
         }
 
         @Override
         public void compareScalar(BinaryOp op, float[] a, int ao, float[] b, int bo, boolean[] o, int oo, int n) {
-            ElementwiseLoops.comparePlainF(op, a, ao, 1, b, bo, 0, o, oo, 1, n);
+            PlainLoops.compareF(op, a, ao, 1, b, bo, 0, o, oo, 1, n);
         }
 
         @Override
         public void unary(UnaryOp op, float[] a, int ao, float[] o, int oo, int n) {
-            ElementwiseLoops.unaryPlainF(op, a, ao, 1, o, oo, 1, n);
+            PlainLoops.unaryF(op, a, ao, 1, o, oo, 1, n);
         }
 
         @Override

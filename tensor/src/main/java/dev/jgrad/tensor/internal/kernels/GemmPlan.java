@@ -1,0 +1,51 @@
+package dev.jgrad.tensor.internal.kernels;
+
+/**
+ * Which of {@link PackedGemm}'s strategies a float32 product {@code (n, k) @ (k, p)} takes, from its sizes and the
+ * operands' strides: every path choice of the matrix product, in the order it is made, so tests can name the plan a
+ * shape gets. The thresholds are {@link PackedGemm}'s, each with its reason there.
+ */
+public enum GemmPlan {
+    /** Nothing to multiply (k = 0): C is only zeroed where it is overwritten. */
+    EMPTY,
+    /**
+     * Fewer columns than a tile, A's rows and B's columns contiguous and a long k (a first convolution's weight gradient,
+     * {@code (32, 43264) @ (43264, 9)}): 3 x 3 blocks of dot products read in place.
+     */
+    DOTS,
+    /** B small enough to sit in L2 read in place, unpacked; only A is packed. */
+    DIRECT,
+    /** Many more columns than rows (a convolution over a batch): A packed once, the threads take chunks of B. */
+    WIDE,
+    /** A long k beside a small C (a weight's gradient over a batch): k cut into a fixed number of runs, summed in order. */
+    SPLIT_K,
+    /** The GotoBLAS loop: panels of B packed, blocks of A packed, row blocks and column chunks shared by the threads. */
+    BLOCKED;
+
+    /** The plan for {@code (n, k) @ (k, p)} on a micro-kernel {@code nr} columns wide, with these strides of A and B. */
+    public static GemmPlan of(int nr, int n, int k, int p, int acs, int brs, int bcs) {
+        long flops = 2L * n * k * p;
+        if (acs == 1 && brs == 1 && p < nr && k >= PackedGemm.DOTS_MIN_K) {
+            return DOTS;
+        }
+        if (k == 0) {
+            return EMPTY;
+        }
+        if (k <= PackedGemm.KC && bcs == 1 && (long) k * p <= PackedGemm.DIRECT_MAX_B) {
+            return DIRECT;
+        }
+        if (bcs == 1 && k <= PackedGemm.KC && (long) n * k <= PackedGemm.WIDE_MAX_A && p >= PackedGemm.WIDE_MIN_RATIO * n) {
+            return WIDE;
+        }
+        if (k >= PackedGemm.SPLIT_K_MIN && k >= 4L * Math.max(n, p) && flops >= PackedGemm.PARALLEL_FLOPS
+                && (long) n * p <= PackedGemm.SPLIT_K_FLOATS) {
+            return SPLIT_K;
+        }
+        return BLOCKED;
+    }
+
+    /** Whether this strategy adds into C, so that a product that overwrites C zeroes it first (C is small beside it there). */
+    boolean addsIntoC() {
+        return this == EMPTY || this == DOTS || this == SPLIT_K;
+    }
+}

@@ -1,0 +1,185 @@
+package dev.jgrad.tensor.internal.kernels;
+
+import dev.jgrad.tensor.BinaryOp;
+import dev.jgrad.tensor.UnaryOp;
+
+/**
+ * The plain float32 loops of the elementwise ops over operands of any strides: the reference of
+ * {@link PlainKernels}' elementwise family, and what {@link ElementwiseLoops} runs for strided operands. The switch on
+ * the op sits outside each loop, so each loop body is one expression the JIT compiles tight; ops without a loop of
+ * their own go through the op's scalar definition in double precision.
+ */
+final class PlainLoops {
+    private PlainLoops() {
+    }
+
+    /** The plain loops of {@link ElementwiseLoops#binaryF}: the reference, and what runs for strided operands. */
+    static void binaryF(BinaryOp op, float[] a, int ao, int as, float[] b, int bo, int bs, float[] o, int oo, int os, int n) {
+        if (as == 1 && bs == 1 && os == 1) {
+            switch (op) {
+                case ADD:
+                    for (int i = 0; i < n; i++) {
+                        o[oo + i] = a[ao + i] + b[bo + i];
+                    }
+                    return;
+                case SUB:
+                    for (int i = 0; i < n; i++) {
+                        o[oo + i] = a[ao + i] - b[bo + i];
+                    }
+                    return;
+                case MUL:
+                    for (int i = 0; i < n; i++) {
+                        o[oo + i] = a[ao + i] * b[bo + i];
+                    }
+                    return;
+                case DIV:
+                    for (int i = 0; i < n; i++) {
+                        o[oo + i] = a[ao + i] / b[bo + i];
+                    }
+                    return;
+                default:
+                    break;
+            }
+        } else if (as == 1 && bs == 0 && os == 1) {
+            float s = b[bo];
+            switch (op) {
+                case ADD:
+                    for (int i = 0; i < n; i++) {
+                        o[oo + i] = a[ao + i] + s;
+                    }
+                    return;
+                case SUB:
+                    for (int i = 0; i < n; i++) {
+                        o[oo + i] = a[ao + i] - s;
+                    }
+                    return;
+                case MUL:
+                    for (int i = 0; i < n; i++) {
+                        o[oo + i] = a[ao + i] * s;
+                    }
+                    return;
+                case DIV:
+                    for (int i = 0; i < n; i++) {
+                        o[oo + i] = a[ao + i] / s;
+                    }
+                    return;
+                default:
+                    break;
+            }
+        }
+        switch (op) {
+            case ADD:
+                for (int i = 0; i < n; i++) {
+                    o[oo + i * os] = a[ao + i * as] + b[bo + i * bs];
+                }
+                return;
+            case SUB:
+                for (int i = 0; i < n; i++) {
+                    o[oo + i * os] = a[ao + i * as] - b[bo + i * bs];
+                }
+                return;
+            case MUL:
+                for (int i = 0; i < n; i++) {
+                    o[oo + i * os] = a[ao + i * as] * b[bo + i * bs];
+                }
+                return;
+            case DIV:
+                for (int i = 0; i < n; i++) {
+                    o[oo + i * os] = a[ao + i * as] / b[bo + i * bs];
+                }
+                return;
+            case MAXIMUM:
+                for (int i = 0; i < n; i++) {
+                    o[oo + i * os] = Math.max(a[ao + i * as], b[bo + i * bs]);
+                }
+                return;
+            case MINIMUM:
+                for (int i = 0; i < n; i++) {
+                    o[oo + i * os] = Math.min(a[ao + i * as], b[bo + i * bs]);
+                }
+                return;
+            default:
+                for (int i = 0; i < n; i++) {
+                    o[oo + i * os] = (float) op.apply(a[ao + i * as], b[bo + i * bs]);
+                }
+        }
+    }
+
+    /** The plain loop of {@link ElementwiseLoops#compareF}. */
+    static void compareF(BinaryOp op, float[] a, int ao, int as, float[] b, int bo, int bs, boolean[] o, int oo, int os, int n) {
+        for (int i = 0; i < n; i++) {
+            o[oo + i * os] = compare(op, a[ao + i * as], b[bo + i * bs]);
+        }
+    }
+
+    /** The plain loops of {@link ElementwiseLoops#unaryF}: the reference, and what runs for strided operands. */
+    static void unaryF(UnaryOp op, float[] a, int ao, int as, float[] o, int oo, int os, int n) {
+        switch (op) {
+            case NEG:
+                for (int i = 0; i < n; i++) {
+                    o[oo + i * os] = -a[ao + i * as];
+                }
+                return;
+            case SQUARE:
+                for (int i = 0; i < n; i++) {
+                    float v = a[ao + i * as];
+                    o[oo + i * os] = v * v;
+                }
+                return;
+            case RELU:
+                for (int i = 0; i < n; i++) {
+                    float v = a[ao + i * as];
+                    o[oo + i * os] = v > 0f ? v : (v != v ? v : 0f);
+                }
+                return;
+            case ABS:
+                for (int i = 0; i < n; i++) {
+                    o[oo + i * os] = Math.abs(a[ao + i * as]);
+                }
+                return;
+            case EXP:
+                for (int i = 0; i < n; i++) {
+                    o[oo + i * os] = (float) Math.exp(a[ao + i * as]);
+                }
+                return;
+            case TANH:
+                for (int i = 0; i < n; i++) {
+                    o[oo + i * os] = (float) Math.tanh(a[ao + i * as]);
+                }
+                return;
+            case SIGMOID:
+                for (int i = 0; i < n; i++) {
+                    o[oo + i * os] = (float) (1.0 / (1.0 + Math.exp(-a[ao + i * as])));
+                }
+                return;
+            case GELU:
+                for (int i = 0; i < n; i++) {
+                    double v = a[ao + i * as];
+                    o[oo + i * os] = (float) (0.5 * v * (1.0 + MathFns.erfFloat(v * MathFns.INV_SQRT_2)));
+                }
+                return;
+            case ERF:
+                for (int i = 0; i < n; i++) {
+                    o[oo + i * os] = (float) MathFns.erfFloat(a[ao + i * as]);
+                }
+                return;
+            default:
+                for (int i = 0; i < n; i++) {
+                    o[oo + i * os] = (float) op.apply(a[ao + i * as]);
+                }
+        }
+    }
+
+    /** The comparison {@code op} of two values: NaN compares false but for NE. */
+    static boolean compare(BinaryOp op, double x, double y) {
+        switch (op) {
+            case EQ: return x == y;
+            case NE: return x != y;
+            case LT: return x < y;
+            case LE: return x <= y;
+            case GT: return x > y;
+            case GE: return x >= y;
+            default: throw new AssertionError(op);
+        }
+    }
+}

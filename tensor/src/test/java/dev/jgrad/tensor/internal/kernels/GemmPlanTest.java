@@ -1,0 +1,40 @@
+package dev.jgrad.tensor.internal.kernels;
+
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/** Which strategy the matrix product takes for the shapes jgrad's workloads multiply (LinalgTest checks each one's numbers). */
+class GemmPlanTest {
+    private static final int NR = Simd.GEMM.nr();
+
+    /** A row-major {@code (n, k) @ (k, p)}. */
+    private static GemmPlan rowMajor(int n, int k, int p) {
+        return GemmPlan.of(NR, n, k, p, 1, p, 1);
+    }
+
+    @Test
+    void theWorkloadsShapesTakeTheirStrategies() {
+        assertEquals(GemmPlan.EMPTY, rowMajor(3, 0, 5));
+        assertEquals(GemmPlan.DIRECT, rowMajor(64, 256, 64), "an MLP layer's product: B sits in L2, read in place");
+        assertEquals(GemmPlan.WIDE, rowMajor(64, 288, 7744), "a convolution over a batch: many more columns than rows");
+        assertEquals(GemmPlan.SPLIT_K, rowMajor(64, 7744, 288), "a weight's gradient over a batch: a long k beside a small C");
+        assertEquals(GemmPlan.BLOCKED, rowMajor(1024, 1024, 1024));
+    }
+
+    @Test
+    void aThinProductWithContiguousOperandsIsDotProducts() {
+        // (32, 43264) @ (43264, 7), A's rows and B's columns contiguous (B transposed): fewer columns than any tile.
+        assertEquals(GemmPlan.DOTS, GemmPlan.of(NR, 32, 43264, 7, 1, 1, 43264));
+        assertEquals(GemmPlan.SPLIT_K, GemmPlan.of(NR, 32, 43264, 7, 1, 7, 1), "B row-major: its columns are not contiguous");
+        assertEquals(GemmPlan.BLOCKED, GemmPlan.of(NR, 32, 200, 7, 1, 1, 200), "a short k is no dot product, and B's strided rows are packed");
+    }
+
+    @Test
+    void onlyTheStrategiesThatAddIntoCHaveItZeroedFirst() {
+        for (GemmPlan plan : GemmPlan.values()) {
+            boolean adds = plan == GemmPlan.EMPTY || plan == GemmPlan.DOTS || plan == GemmPlan.SPLIT_K;
+            assertEquals(adds, plan.addsIntoC(), plan.name());
+        }
+    }
+}
