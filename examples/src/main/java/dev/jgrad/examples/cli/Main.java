@@ -27,15 +27,28 @@ public final class Main {
         }
     }
 
+    /** "; did you mean --epochs?" for a mistyped option or command: picocli's closest match, else nothing. */
+    static String suggestion(CommandLine.ParameterException ex) {
+        if (ex instanceof CommandLine.UnmatchedArgumentException) {
+            java.util.List<String> close = ((CommandLine.UnmatchedArgumentException) ex).getSuggestions();
+            if (!close.isEmpty()) {
+                return "; did you mean " + close.get(0) + "?";
+            }
+        }
+        return "";
+    }
+
     /** Messages longer than this are cut: an error is one line a person can read. */
     static final int MAX_MESSAGE = 280;
 
     public static CommandLine commandLine() {
         CommandLine cl = new CommandLine(new JgradCommand());
+        // --model CNN as well as cnn, as people type them.
+        cl.setCaseInsensitiveEnumValuesAllowed(true);
         // A usage error is one line with a pointer to the help, not the whole usage text.
         cl.setParameterExceptionHandler((ex, args) -> {
             CommandLine at = ex.getCommandLine();
-            at.getErr().println("jgrad: error: " + oneLine(ex.getMessage()) + " (see '" + at.getCommandSpec().qualifiedName() + " --help')");
+            at.getErr().println("jgrad: error: " + oneLine(ex.getMessage() + suggestion(ex)) + " (see '" + at.getCommandSpec().qualifiedName() + " --help')");
             return CommandLine.ExitCode.USAGE;
         });
         cl.setExecutionExceptionHandler((ex, line, parsed) -> {

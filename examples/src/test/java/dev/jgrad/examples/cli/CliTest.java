@@ -52,4 +52,63 @@ class CliTest {
         assertEquals("old", Files.readString(untouched), "a failed run leaves the old file whole");
         assertFalse(Files.list(tmp).anyMatch(p -> p.getFileName().toString().endsWith(".tmp")));
     }
+
+    /** Runs the CLI in a new JVM with these JVM options (no Vector API module unless they add it); stdout and stderr. */
+    private static String[] runJvm(java.util.List<String> jvmOptions, String... args) throws Exception {
+        java.util.List<String> cmd = new java.util.ArrayList<>();
+        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        cmd.addAll(jvmOptions);
+        cmd.addAll(java.util.List.of("-cp", System.getProperty("java.class.path"), Main.class.getName()));
+        cmd.addAll(java.util.List.of(args));
+        Process p = new ProcessBuilder(cmd).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
+        String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        String err = new String(p.getErrorStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertEquals(0, p.waitFor(), err);
+        return new String[] {out, err};
+    }
+
+    /** A program started without the Vector API module is told so once, with the flag; choosing the plain kernels hides it. */
+    @Test
+    void theSlowPathIsAnnouncedOnceWithTheFlag() throws Exception {
+        String[] plain = runJvm(java.util.List.of(), "--version");
+        assertTrue(plain[0].contains("kernels: plain Java"), plain[0]);
+        java.util.List<String> lines = plain[1].lines().filter(l -> l.startsWith("jgrad:")).collect(java.util.stream.Collectors.toList());
+        assertEquals(1, lines.size(), plain[1]);
+        assertTrue(lines.get(0).contains("--add-modules jdk.incubator.vector") && lines.get(0).length() < 300, lines.get(0));
+        String[] chosen = runJvm(java.util.List.of("-Djgrad.vector=false"), "--version");
+        assertFalse(chosen[1].contains("jgrad:"), chosen[1]);
+        String[] vector = runJvm(java.util.List.of("--add-modules", "jdk.incubator.vector"), "--version");
+        assertTrue(vector[0].contains("kernels: Vector API"), vector[0]);
+        assertFalse(vector[1].contains("jgrad:"), vector[1]);
+    }
+
+    /** Bad usage that is close to good usage gets a suggestion; choices take any case; 'jgrad help' is a command. */
+    @Test
+    void mistakesGetSuggestionsAndChoicesIgnoreCase() throws Exception {
+        java.io.ByteArrayOutputStream buf = new java.io.ByteArrayOutputStream();
+        java.io.PrintStream err = System.err;
+        try (java.io.PrintStream capture = new java.io.PrintStream(buf, true, java.nio.charset.StandardCharsets.UTF_8)) {
+            System.setErr(capture);
+            assertEquals(2, Main.run("train", "mlp", "--epoch", "1"));
+            assertEquals(2, Main.run("train", "fashon"));
+        } finally {
+            System.setErr(err);
+        }
+        String said = buf.toString(java.nio.charset.StandardCharsets.UTF_8);
+        assertTrue(said.contains("did you mean --epochs?"), said);
+        assertTrue(said.contains("did you mean fashion?"), said);
+        assertEquals(0, Main.run("help"));
+        assertEquals(0, Main.run("help", "train"));
+        Path missing = tmp.resolve("no-such-dir");
+        java.io.ByteArrayOutputStream buf2 = new java.io.ByteArrayOutputStream();
+        try (java.io.PrintStream capture = new java.io.PrintStream(buf2, true, java.nio.charset.StandardCharsets.UTF_8)) {
+            System.setErr(capture);
+            assertEquals(2, Main.run("train", "fashion", "--model", "CNN", "--data", missing.toString(), "--out", tmp.resolve("run").toString()));
+        } finally {
+            System.setErr(err);
+        }
+        String line = buf2.toString(java.nio.charset.StandardCharsets.UTF_8);
+        assertFalse(line.contains("--model"), "CNN is a model, whatever its case: " + line);
+        assertTrue(line.contains(missing.toString()), "the run got as far as looking for the data: " + line);
+    }
 }

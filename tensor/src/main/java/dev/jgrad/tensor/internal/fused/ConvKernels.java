@@ -63,8 +63,7 @@ public final class ConvKernels {
         float[] wa = floats(dense(w));
         ConvPlan plan = ConvPlan.forward(geo, n, w.size(1));
         int chunks = plan.chunks();
-        // With several chunks (the threads take whole chunks), the weight is packed once for all of them.
-        PackedGemm.PackedA wp = chunks > 1 ? PackedGemm.packWhole(Simd.gemmFor(oc), oc, per, wa, 0, per, 1) : null;
+        PackedGemm.PackedA wp = plan.packsWeight() ? PackedGemm.packWhole(Simd.gemmFor(oc), oc, per, wa, 0, per, 1) : null;
         boolean packedInput = plan.columns() == ConvPlan.Columns.PACKED_FROM_INPUT;
         Parallel.forEachTask(chunks, (lo, hi) -> {
             for (int t = lo; t < hi; t++) {
@@ -132,8 +131,8 @@ public final class ConvKernels {
         float[] gAll = inPlace ? floats(dense(g32)) : null;
         float[] dWParts = needs[1] ? floats(Tensor.zeros(DType.FLOAT32, parts, oc * per)) : null;
         double[] dBParts = needs[2] ? new double[parts * oc] : null;
-        // With several chunks (the threads take whole parts), W^T is packed once for every chunk's input gradient.
-        PackedGemm.PackedA wtp = dX != null && chunks > 1 ? PackedGemm.packWhole(Simd.gemmFor(per), per, oc, wa, 0, 1, per) : null;
+        PackedGemm.PackedA wtp = plan.inputGradient() == ConvPlan.InputGradient.PACKED_WEIGHT
+                ? PackedGemm.packWhole(Simd.gemmFor(per), per, oc, wa, 0, 1, per) : null;
         Parallel.forEachTask(parts, (lo, hi) -> {
             for (int part = lo; part < hi; part++) {
                 float[] dWTo = dWParts;

@@ -121,6 +121,11 @@ public record ConvPlan(int chunks, int weightParts, Columns columns, Samples sam
         return new ConvPlan(chunks, parts, null, samples, wg, ig, back, vector);
     }
 
+    /** Forward: whether the weight is packed once for every chunk (the threads take whole chunks, so with several it pays). */
+    boolean packsWeight() {
+        return chunks > 1;
+    }
+
     /** Whether the weight's gradient is summed transposed, (C KH KW, OC), and so is transposed back at the end. */
     boolean transposedWeightGradient() {
         return weightGradient == WeightGradient.WINDOWED || weightGradient == WeightGradient.COLUMNS;

@@ -3,7 +3,9 @@ package dev.jgrad.tensor.internal.fused;
 import dev.jgrad.tensor.DType;
 import dev.jgrad.tensor.Shape;
 import dev.jgrad.tensor.Tensor;
+import dev.jgrad.tensor.internal.kernels.Kernels;
 import dev.jgrad.tensor.internal.kernels.Parallel;
+import dev.jgrad.tensor.internal.kernels.PoolingKernels;
 
 import static dev.jgrad.tensor.internal.TensorAccess.doubles;
 import static dev.jgrad.tensor.internal.TensorAccess.empty;
@@ -52,32 +54,19 @@ public final class PoolKernels {
         outShape[shape.length - 2] = win.outH;
         outShape[shape.length - 1] = win.outW;
         Tensor values = empty(x.dtype(), outShape);
-        boolean tiles = halves(win, h, w);
+        PoolPlan plan = PoolPlan.of(win, h, w, x.dtype());
+        boolean tiles = plan != PoolPlan.WINDOWS;
         Tensor indices = empty(tiles ? DType.FLOAT32 : DType.INT64, outShape);
         int per = win.outH * win.outW;
-        PoolPlan plan = PoolPlan.forward(win, h, w, x.dtype());
-        if (plan == PoolPlan.VECTOR_ROWS || plan == PoolPlan.VECTOR_CORNERS) {
-            boolean byRows = plan == PoolPlan.VECTOR_ROWS;
-            int[] corners = byRows ? null : VectorPoolKernels.corners(w, win.outH, win.outW);
-            Parallel.forRange(planes, Math.max(1, GRAIN_ELEMENTS / Math.max(1, h * w)), (lo, hi) -> {
-                float[] lanes = new float[VectorPoolKernels.L];
-                for (int p = lo; p < hi; p++) {
-                    if (byRows) {
-                        VectorPoolKernels.halvesByPairs(floats(in), offset(in) + p * h * w, w, win.outH, win.outW, floats(values),
-                                floats(indices), p * per, lanes);
-                    } else {
-                        VectorPoolKernels.halves(floats(in), offset(in) + p * h * w, w, corners, per, floats(values),
-                                floats(indices), p * per, lanes);
-                    }
-                }
-            });
+        int grain = Math.max(1, GRAIN_ELEMENTS / Math.max(1, h * w));
+        if (plan == PoolPlan.TILES_FLOAT32) {
+            Parallel.forRange(planes, grain, (lo, hi) ->
+                    Kernels.POOLING.maxPool2x2(floats(in), offset(in), h, w, win.outH, win.outW, floats(values), floats(indices), lo, hi));
             return new Pooled(values, indices);
         }
-        Parallel.forRange(planes, Math.max(1, GRAIN_ELEMENTS / Math.max(1, h * w)), (lo, hi) -> {
+        Parallel.forRange(planes, grain, (lo, hi) -> {
             for (int p = lo; p < hi; p++) {
-                if (in.dtype() == DType.FLOAT32 && tiles) {
-                    halvesF(floats(in), offset(in) + p * h * w, w, win, floats(values), floats(indices), p * per);
-                } else if (in.dtype() == DType.FLOAT32) {
+                if (in.dtype() == DType.FLOAT32) {
                     planeF(floats(in), offset(in) + p * h * w, h, w, win, floats(values), longs(indices), p * per);
                 } else if (tiles) {
                     long[] flat = new long[per];
@@ -107,34 +96,6 @@ public final class PoolKernels {
     private static void offsets(long[] flat, int w, int outW, float[] off, int o) {
         for (int j = 0; j < flat.length; j++) {
             off[o + j] = (int) flat[j] - (2 * (j / outW) * w + 2 * (j % outW));
-        }
-    }
-
-    private static void halvesF(float[] x, int base, int w, Window win, float[] out, float[] off, int o) {
-        for (int oh = 0; oh < win.outH; oh++) {
-            int r0 = 2 * oh * w;
-            for (int ow = 0; ow < win.outW; ow++) {
-                int i0 = r0 + 2 * ow;
-                int best = 0;
-                float max = x[base + i0];
-                float v = x[base + i0 + 1];
-                if (v > max || v != v) {
-                    max = v;
-                    best = 1;
-                }
-                v = x[base + i0 + w];
-                if (v > max || v != v) {
-                    max = v;
-                    best = w;
-                }
-                v = x[base + i0 + w + 1];
-                if (v > max || v != v) {
-                    max = v;
-                    best = w + 1;
-                }
-                out[o] = max;
-                off[o++] = best;
-            }
         }
     }
 
@@ -201,21 +162,25 @@ public final class PoolKernels {
         int w = inputShape[inputShape.length - 1];
         int per = g.size(-2) * g.size(-1);
         int planes = per == 0 ? 0 : g.numel() / per;
-        boolean tiles = per > 0 && halves(win, h, w);
+        PoolPlan plan = per == 0 ? PoolPlan.WINDOWS : PoolPlan.of(win, h, w, g.dtype());
+        boolean tiles = plan != PoolPlan.WINDOWS;
         // 2x2 windows at stride 2 tile the plane: each element is written once, so nothing is zeroed first.
         Tensor gx = tiles ? empty(grad.dtype(), inputShape) : Tensor.zeros(grad.dtype(), inputShape);
         long[] idx = tiles ? null : longs(indices);
         float[] off = tiles ? floats(indices) : null;
         int io = offset(indices);
-        boolean byRows = tiles && PoolPlan.backward(win, h, w, g.dtype()) == PoolPlan.VECTOR_ROWS;
-        Parallel.forRange(planes, Math.max(1, GRAIN_ELEMENTS / Math.max(1, h * w)), (lo, hi) -> {
+        int grain = Math.max(1, GRAIN_ELEMENTS / Math.max(1, h * w));
+        if (plan == PoolPlan.TILES_FLOAT32) {
+            Parallel.forRange(planes, grain, (lo, hi) ->
+                    Kernels.POOLING.maxPool2x2Backward(floats(g), offset(g), off, io, floats(gx), h, w, win.outH, win.outW, lo, hi));
+            return gx;
+        }
+        Parallel.forRange(planes, grain, (lo, hi) -> {
             for (int p = lo; p < hi; p++) {
                 int dst = p * h * w;
                 int src = p * per;
-                if (byRows) {
-                    VectorPoolKernels.tiledByPairs(floats(g), offset(g) + src, off, io + src, floats(gx), dst, h, w, win.outH, win.outW);
-                } else if (tiles) {
-                    tiledPlane(g, offset(g) + src, off, io + src, gx, dst, h, w, win.outH, win.outW);
+                if (tiles) {
+                    tiledPlane(doubles(g), offset(g) + src, off, io + src, doubles(gx), dst, h, w, win.outH, win.outW);
                 } else if (g.dtype() == DType.FLOAT32) {
                     float[] from = floats(g);
                     float[] to = floats(gx);
@@ -235,50 +200,25 @@ public final class PoolKernels {
     }
 
     /**
-     * One plane of the gradient for 2x2 windows at stride 2: every window's four elements written (its
-     * gradient at its argmax, zeros at the other three), then the row and column no window covers (odd sizes).
+     * One float64 plane of the gradient for 2x2 windows at stride 2: every window's four elements written (its gradient
+     * at its argmax, zeros at the other three), then the row and column no window covers (odd sizes). The float32 planes
+     * are the kernels' ({@link PoolingKernels}).
      */
-    private static void tiledPlane(Tensor g, int gAt, float[] off, int offAt, Tensor gx, int dst, int h, int w, int outH, int outW) {
-        boolean f32 = g.dtype() == DType.FLOAT32;
-        float[] gf = f32 ? floats(g) : null;
-        float[] xf = f32 ? floats(gx) : null;
-        double[] gd = f32 ? null : doubles(g);
-        double[] xd = f32 ? null : doubles(gx);
+    private static void tiledPlane(double[] g, int gAt, float[] off, int offAt, double[] gx, int dst, int h, int w, int outH, int outW) {
         for (int oh = 0; oh < outH; oh++) {
             int r0 = dst + 2 * oh * w;
             for (int ow = 0; ow < outW; ow++) {
                 int i0 = r0 + 2 * ow;
                 int j = oh * outW + ow;
-                int target = i0 + (int) off[offAt + j];
-                if (f32) {
-                    xf[i0] = 0f;
-                    xf[i0 + 1] = 0f;
-                    xf[i0 + w] = 0f;
-                    xf[i0 + w + 1] = 0f;
-                    xf[target] = gf[gAt + j];
-                } else {
-                    xd[i0] = 0;
-                    xd[i0 + 1] = 0;
-                    xd[i0 + w] = 0;
-                    xd[i0 + w + 1] = 0;
-                    xd[target] = gd[gAt + j];
-                }
+                gx[i0] = 0;
+                gx[i0 + 1] = 0;
+                gx[i0 + w] = 0;
+                gx[i0 + w + 1] = 0;
+                gx[i0 + (int) off[offAt + j]] = g[gAt + j];
             }
-            for (int c = 2 * outW; c < w; c++) {
-                zero(xf, xd, r0 + c);
-                zero(xf, xd, r0 + w + c);
-            }
+            java.util.Arrays.fill(gx, r0 + 2 * outW, r0 + w, 0);
+            java.util.Arrays.fill(gx, r0 + w + 2 * outW, r0 + 2 * w, 0);
         }
-        for (int i = dst + 2 * outH * w; i < dst + h * w; i++) {
-            zero(xf, xd, i);
-        }
-    }
-
-    private static void zero(float[] f, double[] d, int i) {
-        if (f != null) {
-            f[i] = 0f;
-        } else {
-            d[i] = 0;
-        }
+        java.util.Arrays.fill(gx, dst + 2 * outH * w, dst + h * w, 0);
     }
 }

@@ -19,4 +19,6 @@ public interface KernelProvider {
     SoftmaxKernels softmax();
 
     OptimizerKernels optimizer();
+
+    PoolingKernels pooling();
 }

@@ -11,6 +11,7 @@ public final class Kernels {
     public static final ReductionKernels REDUCTIONS = PROVIDER.reductions();
     public static final SoftmaxKernels SOFTMAX = PROVIDER.softmax();
     public static final OptimizerKernels OPTIMIZER = PROVIDER.optimizer();
+    public static final PoolingKernels POOLING = PROVIDER.pooling();
 
     private Kernels() {
     }

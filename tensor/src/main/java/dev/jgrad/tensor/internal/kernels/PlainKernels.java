@@ -12,6 +12,7 @@ public final class PlainKernels implements KernelProvider {
     private static final ReductionKernels REDUCTIONS = new Reductions();
     private static final SoftmaxKernels SOFTMAX = new Softmax();
     private static final OptimizerKernels OPTIMIZER = new Optimizer();
+    private static final PoolingKernels POOLING = new Pooling();
 
     @Override
     public String name() {
@@ -43,6 +44,11 @@ public final class PlainKernels implements KernelProvider {
         return OPTIMIZER;
     }
 
+    @Override
+    public PoolingKernels pooling() {
+        return POOLING;
+    }
+
     /** The plain families, for the vector implementation to hand what it does not vectorize. */
     static ElementwiseKernels elementwiseKernels() {
         return ELEMENTWISE;
@@ -54,6 +60,10 @@ public final class PlainKernels implements KernelProvider {
 
     static SoftmaxKernels softmaxKernels() {
         return SOFTMAX;
+    }
+
+    static PoolingKernels poolingKernels() {
+        return POOLING;
     }
 
     private static final class Elementwise implements ElementwiseKernels {
@@ -254,6 +264,67 @@ public final class PlainKernels implements KernelProvider {
                 v[vo + i] = vi;
                 double denom = Math.sqrt(vi) / bc2Sqrt + eps;
                 p[po + i] = pi - stepSize * mi / denom;
+            }
+        }
+    }
+
+    private static final class Pooling implements PoolingKernels {
+        @Override
+        public void maxPool2x2(float[] x, int xo, int h, int w, int outH, int outW, float[] out, float[] off, int lo, int hi) {
+            for (int p = lo; p < hi; p++) {
+                int base = xo + p * h * w;
+                int o = p * outH * outW;
+                for (int oh = 0; oh < outH; oh++) {
+                    int r0 = 2 * oh * w;
+                    for (int ow = 0; ow < outW; ow++) {
+                        int i0 = r0 + 2 * ow;
+                        int best = 0;
+                        float max = x[base + i0];
+                        float v = x[base + i0 + 1];
+                        if (v > max || v != v) {
+                            max = v;
+                            best = 1;
+                        }
+                        v = x[base + i0 + w];
+                        if (v > max || v != v) {
+                            max = v;
+                            best = w;
+                        }
+                        v = x[base + i0 + w + 1];
+                        if (v > max || v != v) {
+                            max = v;
+                            best = w + 1;
+                        }
+                        out[o] = max;
+                        off[o++] = best;
+                    }
+                }
+            }
+        }
+
+        @Override
+        public void maxPool2x2Backward(float[] g, int go, float[] off, int offAt, float[] gx, int h, int w, int outH, int outW, int lo, int hi) {
+            int per = outH * outW;
+            for (int p = lo; p < hi; p++) {
+                int dst = p * h * w;
+                int src = p * per;
+                for (int oh = 0; oh < outH; oh++) {
+                    int r0 = dst + 2 * oh * w;
+                    for (int ow = 0; ow < outW; ow++) {
+                        int i0 = r0 + 2 * ow;
+                        int j = src + oh * outW + ow;
+                        gx[i0] = 0f;
+                        gx[i0 + 1] = 0f;
+                        gx[i0 + w] = 0f;
+                        gx[i0 + w + 1] = 0f;
+                        gx[i0 + (int) off[offAt + j]] = g[go + j];
+                    }
+                    // The row's columns no window covers (an odd width), in this row and the next.
+                    java.util.Arrays.fill(gx, r0 + 2 * outW, r0 + w, 0f);
+                    java.util.Arrays.fill(gx, r0 + w + 2 * outW, r0 + 2 * w, 0f);
+                }
+                // The rows no window covers (an odd height).
+                java.util.Arrays.fill(gx, dst + 2 * outH * w, dst + h * w, 0f);
             }
         }
     }

@@ -17,6 +17,7 @@ public final class VectorKernels implements KernelProvider {
     private static final ReductionKernels REDUCTIONS = new Reductions();
     private static final SoftmaxKernels SOFTMAX = new Softmax();
     private static final OptimizerKernels OPTIMIZER = new Optimizer();
+    private static final PoolingKernels POOLING = new Pooling();
 
     @Override
     public String name() {
@@ -46,6 +47,11 @@ public final class VectorKernels implements KernelProvider {
     @Override
     public OptimizerKernels optimizer() {
         return OPTIMIZER;
+    }
+
+    @Override
+    public PoolingKernels pooling() {
+        return POOLING;
     }
 
     private static final class Elementwise implements ElementwiseKernels {
@@ -170,6 +176,42 @@ public final class VectorKernels implements KernelProvider {
         public void adam(double[] p, int po, double[] g, int go, double[] m, int mo, double[] v, int vo, int n,
                          double b1, double b2, double l2, double stepSize, double bc2Sqrt, double eps) {
             PLAIN.adam(p, po, g, go, m, mo, v, vo, n, b1, b2, l2, stepSize, bc2Sqrt, eps);
+        }
+    }
+
+    /**
+     * Rows of at least half a vector of windows ({@link VectorPoolKernels#halvesByPairs}) read with plain loads and split
+     * by shuffles; narrower planes gather their windows' corners from a table made once a call. The gradient is spread
+     * by shuffles over rows of that width, else by the plain loop.
+     */
+    private static final class Pooling implements PoolingKernels {
+        private static final PoolingKernels PLAIN = PlainKernels.poolingKernels();
+
+        @Override
+        public void maxPool2x2(float[] x, int xo, int h, int w, int outH, int outW, float[] out, float[] off, int lo, int hi) {
+            int per = outH * outW;
+            boolean byRows = outW >= VectorPoolKernels.L / 2;
+            int[] corners = byRows ? null : VectorPoolKernels.corners(w, outH, outW);
+            float[] lanes = new float[VectorPoolKernels.L];
+            for (int p = lo; p < hi; p++) {
+                if (byRows) {
+                    VectorPoolKernels.halvesByPairs(x, xo + p * h * w, w, outH, outW, out, off, p * per, lanes);
+                } else {
+                    VectorPoolKernels.halves(x, xo + p * h * w, w, corners, per, out, off, p * per, lanes);
+                }
+            }
+        }
+
+        @Override
+        public void maxPool2x2Backward(float[] g, int go, float[] off, int offAt, float[] gx, int h, int w, int outH, int outW, int lo, int hi) {
+            if (outW < VectorPoolKernels.L / 2) {
+                PLAIN.maxPool2x2Backward(g, go, off, offAt, gx, h, w, outH, outW, lo, hi);
+                return;
+            }
+            int per = outH * outW;
+            for (int p = lo; p < hi; p++) {
+                VectorPoolKernels.tiledByPairs(g, go + p * per, off, offAt + p * per, gx, p * h * w, h, w, outH, outW);
+            }
         }
     }
 }

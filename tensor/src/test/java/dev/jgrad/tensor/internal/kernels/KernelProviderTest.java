@@ -159,4 +159,34 @@ class KernelProviderTest {
             }
         }
     }
+
+    /** 2x2 max pooling, values and offsets bit for bit, over planes narrower and wider than half a vector, odd and even. */
+    @Test
+    void poolingMatchesThePlainLoopsBitForBit() {
+        int[][] planes = {{2, 2}, {6, 6}, {13, 13}, {26, 26}, {27, 40}, {8, 70}};
+        for (int[] hw : planes) {
+            int h = hw[0];
+            int w = hw[1];
+            int outH = h / 2;
+            int outW = w / 2;
+            int count = 3;
+            float[] x = values(count * h * w + 2, -1, 1);
+            x[5] = Float.NaN;
+            x[9] = x[10];
+            float[][] want = {new float[count * outH * outW], new float[count * outH * outW]};
+            float[][] got = {new float[count * outH * outW], new float[count * outH * outW]};
+            plain.pooling().maxPool2x2(x, 2, h, w, outH, outW, want[0], want[1], 0, count);
+            Kernels.POOLING.maxPool2x2(x, 2, h, w, outH, outW, got[0], got[1], 0, count);
+            assertArrayEquals(want[0], got[0], "maxima of " + h + "x" + w);
+            assertArrayEquals(want[1], got[1], "offsets of " + h + "x" + w);
+            float[] g = values(count * outH * outW + 1, -1, 1);
+            float[] gxWant = values(count * h * w, 5, 6);
+            float[] gxGot = values(count * h * w, 7, 8);
+            plain.pooling().maxPool2x2Backward(g, 1, want[1], 0, gxWant, h, w, outH, outW, 0, count);
+            Kernels.POOLING.maxPool2x2Backward(g, 1, want[1], 0, gxGot, h, w, outH, outW, 0, count);
+            int n = count * h * w;
+            assertArrayEquals(java.util.Arrays.copyOf(gxWant, n), java.util.Arrays.copyOf(gxGot, n),
+                    "gradient of " + h + "x" + w + " (every element of the planes written)");
+        }
+    }
 }

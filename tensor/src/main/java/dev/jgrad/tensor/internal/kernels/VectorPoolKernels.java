@@ -1,4 +1,4 @@
-package dev.jgrad.tensor.internal.fused;
+package dev.jgrad.tensor.internal.kernels;
 
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.VectorMask;
