@@ -1,8 +1,8 @@
 package dev.jgrad.tensor;
 
 import dev.jgrad.tensor.internal.kernels.Gemm;
-import dev.jgrad.tensor.internal.kernels.PackedGemm;
 import dev.jgrad.tensor.internal.kernels.Parallel;
+import dev.jgrad.tensor.internal.kernels.Tuning;
 
 /** matmul with PyTorch's rules for 1-d and batched operands, and linear. The inner products run in {@link Gemm}. */
 final class Linalg {
@@ -155,7 +155,7 @@ final class Linalg {
         // Many products (a convolution's, one per image) also go across the batch: whole products per
         // thread balance well and need no synchronisation inside each one.
         boolean acrossBatch = batches > 1 && flopsEach * batches >= (1L << 20)
-                && (flopsEach < PackedGemm.PARALLEL_FLOPS || batches >= 4 * Parallel.threads());
+                && (flopsEach < Tuning.PARALLEL_FLOPS || batches >= 4 * Parallel.threads());
         if (acrossBatch) {
             // Claimed one product at a time: with equal halves, the thread that started later (a helper waking up) kept
             // the other waiting at the end of attention's per-head products.

@@ -1,7 +1,7 @@
 package dev.jgrad.tensor.internal.fused;
 
 import dev.jgrad.tensor.internal.kernels.Kernels;
-import dev.jgrad.tensor.internal.kernels.Simd;
+import dev.jgrad.tensor.internal.kernels.Tuning;
 
 /**
  * How one call of {@link ConvKernels} runs, chosen once from the geometry and the shapes: how the batch is cut into
@@ -66,24 +66,6 @@ public record ConvPlan(int chunks, int weightParts, Columns columns, Samples sam
         ROWS
     }
 
-    /** Columns per position at or below which the forward runs a chunk per sample (a first layer's short k). */
-    public static final int PER_SAMPLE_MAX_K = 64;
-
-    /**
-     * The floats of one chunk's columns: about a core's second-level cache, 1 MB with 512-bit vectors (Zen 4 and 5, Xeons
-     * since Skylake-SP: 1-2 MB of L2 a core), else 512 KB (Zen 1-3). Java cannot ask the cache's size, and a virtual
-     * machine often hides it.
-     */
-    public static final int CHUNK_FLOATS = Simd.GEMM.nr() >= 32 ? 1 << 18 : 1 << 17;
-
-    /**
-     * The weight's gradient gets a run per chunk where the runs' buffers take at most this many floats together (whole
-     * chunks are the threads' tasks, and eight runs of three chunks left one thread idle for a run at the end of W8's
-     * second layer), else at least {@link #WEIGHT_PARTS} runs.
-     */
-    static final int WEIGHT_PART_FLOATS = 1 << 20;
-    static final int WEIGHT_PARTS = 8;
-
     /**
      * Floats past a chunk's columns in their buffer: im2col's whole-vector row copies may write that far past the last
      * row. Column gradients also have as many before them: col2im's shifted whole-vector loads read up to a vector
@@ -94,7 +76,7 @@ public record ConvPlan(int chunks, int weightParts, Columns columns, Samples sam
     /** The forward's plan for {@code n} samples of {@code c} channels. */
     public static ConvPlan forward(ConvKernels.Geometry geo, int n, int c) {
         int per = c * geo.kh() * geo.kw();
-        int chunks = per <= PER_SAMPLE_MAX_K ? n : chunks(per, geo.positions(), n);
+        int chunks = per <= Tuning.CONV_PER_SAMPLE_MAX_K ? n : chunks(per, geo.positions(), n);
         boolean vector = vectorized();
         // Packing from the input needs the weight packed once, which pays with several chunks.
         Columns columns = vector && chunks > 1 && VectorPackedInput.fits(geo, per) ? Columns.PACKED_FROM_INPUT : Columns.IM2COL;
@@ -108,11 +90,11 @@ public record ConvPlan(int chunks, int weightParts, Columns columns, Samples sam
     public static ConvPlan backward(ConvKernels.Geometry geo, int n, int c, int oc, int w, boolean[] needs) {
         int per = c * geo.kh() * geo.kw();
         int chunks = chunks(per, geo.positions(), n);
-        int parts = Math.max(1, Math.min(chunks, Math.max(WEIGHT_PARTS, WEIGHT_PART_FLOATS / Math.max(1, oc * per))));
+        int parts = Math.max(1, Math.min(chunks, Math.max(Tuning.CONV_WEIGHT_PARTS, Tuning.CONV_WEIGHT_PART_FLOATS / Math.max(1, oc * per))));
         boolean vector = vectorized();
         // A 3 x 3 window with unit strides has its weight gradient summed from the input in place; not for few input
         // channels, where transposing the output gradient for it costs as much as the product.
-        boolean windowed = vector && VectorWindowGradient.fits(geo) && per > PER_SAMPLE_MAX_K;
+        boolean windowed = vector && VectorWindowGradient.fits(geo) && per > Tuning.CONV_PER_SAMPLE_MAX_K;
         Samples samples = !needs[0] && !windowed ? Samples.BLOCKS_IN_PLACE : Samples.CHUNK_COPY;
         WeightGradient wg = !needs[1] ? WeightGradient.NONE
                 : windowed ? WeightGradient.WINDOWED : samples == Samples.BLOCKS_IN_PLACE ? WeightGradient.PER_SAMPLE : WeightGradient.COLUMNS;
@@ -137,13 +119,13 @@ public record ConvPlan(int chunks, int weightParts, Columns columns, Samples sam
     }
 
     /**
-     * How many chunks the n samples are cut into: as few as keep each chunk's columns within {@link #CHUNK_FLOATS}
+     * How many chunks the n samples are cut into: as few as keep each chunk's columns within {@link Tuning#CONV_CHUNK_FLOATS}
      * (a chunk holds one sample at least). Chunk t holds samples {@code [first(t), first(t + 1))}, so the chunks
      * differ by a sample at most (64 samples at 7 a chunk would leave a last chunk of one, and a thread idle while
      * the other works).
      */
     static int chunks(int per, int p, int n) {
-        int most = (int) Math.max(1, Math.min(n, CHUNK_FLOATS / Math.max(1L, (long) per * p)));
+        int most = (int) Math.max(1, Math.min(n, Tuning.CONV_CHUNK_FLOATS / Math.max(1L, (long) per * p)));
         return (n + most - 1) / most;
     }
 

@@ -6,6 +6,7 @@ import dev.jgrad.tensor.Tensor;
 import dev.jgrad.tensor.internal.kernels.Kernels;
 import dev.jgrad.tensor.internal.kernels.Parallel;
 import dev.jgrad.tensor.internal.kernels.PoolingKernels;
+import dev.jgrad.tensor.internal.kernels.Tuning;
 
 import static dev.jgrad.tensor.internal.TensorAccess.doubles;
 import static dev.jgrad.tensor.internal.TensorAccess.empty;
@@ -21,8 +22,6 @@ import static dev.jgrad.tensor.internal.TensorAccess.offset;
  * is handled (it is never chosen). Float32 and float64.
  */
 public final class PoolKernels {
-    /** Planes smaller than this share a thread's range with others. */
-    private static final int GRAIN_ELEMENTS = 32 * 1024;
 
     private PoolKernels() {
     }
@@ -58,7 +57,7 @@ public final class PoolKernels {
         boolean tiles = plan != PoolPlan.WINDOWS;
         Tensor indices = empty(tiles ? DType.FLOAT32 : DType.INT64, outShape);
         int per = win.outH * win.outW;
-        int grain = Math.max(1, GRAIN_ELEMENTS / Math.max(1, h * w));
+        int grain = Math.max(1, Tuning.POOL_GRAIN_ELEMENTS / Math.max(1, h * w));
         if (plan == PoolPlan.TILES_FLOAT32) {
             Parallel.forRange(planes, grain, (lo, hi) ->
                     Kernels.POOLING.maxPool2x2(floats(in), offset(in), h, w, win.outH, win.outW, floats(values), floats(indices), lo, hi));
@@ -169,7 +168,7 @@ public final class PoolKernels {
         long[] idx = tiles ? null : longs(indices);
         float[] off = tiles ? floats(indices) : null;
         int io = offset(indices);
-        int grain = Math.max(1, GRAIN_ELEMENTS / Math.max(1, h * w));
+        int grain = Math.max(1, Tuning.POOL_GRAIN_ELEMENTS / Math.max(1, h * w));
         if (plan == PoolPlan.TILES_FLOAT32) {
             Parallel.forRange(planes, grain, (lo, hi) ->
                     Kernels.POOLING.maxPool2x2Backward(floats(g), offset(g), off, io, floats(gx), h, w, win.outH, win.outW, lo, hi));

@@ -7,7 +7,7 @@ import dev.jgrad.tensor.Tensor;
 import dev.jgrad.tensor.UnaryOp;
 import dev.jgrad.tensor.internal.kernels.ElementwiseLoops;
 import dev.jgrad.tensor.internal.kernels.Gemm;
-import dev.jgrad.tensor.internal.kernels.PackedGemm;
+import dev.jgrad.tensor.internal.kernels.Tuning;
 
 import static dev.jgrad.tensor.internal.TensorAccess.dense;
 import static dev.jgrad.tensor.internal.TensorAccess.empty;
@@ -175,12 +175,12 @@ public final class RecurrentKernels {
 
     /**
      * {@code c = a b} for a row-major {@code a (n, k)} and {@code b (k, p)}, cut along k so that each part
-     * of b is small enough to be read in place ({@link PackedGemm#DIRECT_MAX_B}) instead of packed: every
+     * of b is small enough to be read in place ({@link Tuning#DIRECT_MAX_B}) instead of packed: every
      * step of backward multiplies by the same {@code W_hh}, and packing it anew each time would cost a third
      * of the product.
      */
     private static void productInCache(int n, int k, int p, float[] a, int ao, int ars, float[] b, int brs, float[] c) {
-        int part = (int) Math.max(1, Math.min(k, PackedGemm.DIRECT_MAX_B / p));
+        int part = (int) Math.max(1, Math.min(k, Tuning.DIRECT_MAX_B / p));
         for (int k0 = 0; k0 < k; k0 += part) {
             int kc = Math.min(part, k - k0);
             Gemm.sgemm(k0 == 0, n, kc, p, a, ao + k0, ars, 1, b, k0 * brs, brs, 1, c, 0, p);

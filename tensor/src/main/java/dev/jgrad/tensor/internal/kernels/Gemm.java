@@ -9,8 +9,6 @@ public final class Gemm {
     private Gemm() {
     }
 
-    /** Below this many multiply-adds, packing costs more than it saves. */
-    public static final long SMALL = 24L * 24 * 24;
 
     public static void sgemm(int n, int k, int p, float[] a, int ao, int ars, int acs, float[] b, int bo, int brs, int bcs,
                       float[] c, int co, int crs) {
@@ -29,7 +27,7 @@ public final class Gemm {
     /** {@code C = A B} when {@code overwrite}, else {@code C += A B}. */
     public static void sgemm(boolean overwrite, int n, int k, int p, float[] a, int ao, int ars, int acs, float[] b, int bo, int brs,
                       int bcs, float[] c, int co, int crs) {
-        if ((long) n * k * p >= SMALL) {
+        if ((long) n * k * p >= Tuning.GEMM_SMALL) {
             PackedGemm.sgemm(Simd.gemmFor(n), overwrite, n, k, p, a, ao, ars, acs, b, bo, brs, bcs, c, co, crs);
             return;
         }

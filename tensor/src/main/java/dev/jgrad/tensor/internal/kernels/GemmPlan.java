@@ -3,7 +3,7 @@ package dev.jgrad.tensor.internal.kernels;
 /**
  * Which of {@link PackedGemm}'s strategies a float32 product {@code (n, k) @ (k, p)} takes, from its sizes and the
  * operands' strides: every path choice of the matrix product, in the order it is made, so tests can name the plan a
- * shape gets. The thresholds are {@link PackedGemm}'s, each with its reason there.
+ * shape gets. The thresholds are in {@link Tuning}, each with its reason.
  */
 public enum GemmPlan {
     /** Nothing to multiply (k = 0): C is only zeroed where it is overwritten. */
@@ -25,20 +25,20 @@ public enum GemmPlan {
     /** The plan for {@code (n, k) @ (k, p)} on a micro-kernel {@code nr} columns wide, with these strides of A and B. */
     public static GemmPlan of(int nr, int n, int k, int p, int acs, int brs, int bcs) {
         long flops = 2L * n * k * p;
-        if (acs == 1 && brs == 1 && p < nr && k >= PackedGemm.DOTS_MIN_K) {
+        if (acs == 1 && brs == 1 && p < nr && k >= Tuning.DOTS_MIN_K) {
             return DOTS;
         }
         if (k == 0) {
             return EMPTY;
         }
-        if (k <= PackedGemm.KC && bcs == 1 && (long) k * p <= PackedGemm.DIRECT_MAX_B) {
+        if (k <= PackedGemm.KC && bcs == 1 && (long) k * p <= Tuning.DIRECT_MAX_B) {
             return DIRECT;
         }
-        if (bcs == 1 && k <= PackedGemm.KC && (long) n * k <= PackedGemm.WIDE_MAX_A && p >= PackedGemm.WIDE_MIN_RATIO * n) {
+        if (bcs == 1 && k <= PackedGemm.KC && (long) n * k <= Tuning.WIDE_MAX_A && p >= Tuning.WIDE_MIN_RATIO * n) {
             return WIDE;
         }
-        if (k >= PackedGemm.SPLIT_K_MIN && k >= 4L * Math.max(n, p) && flops >= PackedGemm.PARALLEL_FLOPS
-                && (long) n * p <= PackedGemm.SPLIT_K_FLOATS) {
+        if (k >= Tuning.SPLIT_K_MIN && k >= 4L * Math.max(n, p) && flops >= Tuning.PARALLEL_FLOPS
+                && (long) n * p <= Tuning.SPLIT_K_FLOATS) {
             return SPLIT_K;
         }
         return BLOCKED;

@@ -18,11 +18,11 @@ public final class Kernels {
 
     private static KernelProvider choose() {
         if (!Simd.enabled()) {
-            return new PlainKernels();
+            return PlainKernels.PROVIDER;
         }
         try {
             // By name: the vector classes load only where the Vector API is present.
-            return (KernelProvider) Class.forName(Kernels.class.getPackageName() + ".VectorKernels").getDeclaredConstructor().newInstance();
+            return (KernelProvider) Class.forName(Kernels.class.getPackageName() + ".VectorKernels").getField("PROVIDER").get(null);
         } catch (ReflectiveOperationException e) {
             throw new IllegalStateException("jgrad's Vector API kernels did not load: " + e, e);
         }

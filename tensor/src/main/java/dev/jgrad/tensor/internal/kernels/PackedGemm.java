@@ -12,10 +12,6 @@ package dev.jgrad.tensor.internal.kernels;
 public final class PackedGemm {
     public static final int KC = 512;
     public static final int MC = 96;
-    /** Products below this many flops run on the calling thread: a fork costs more than it saves. */
-    public static final long PARALLEL_FLOPS = 1L << 22;
-    /** The most elements of B read in place, unpacked (it then sits in L2 while A streams past). */
-    public static final long DIRECT_MAX_B = 1L << 15;
     /** Each thread's packing buffers, grown as needed and kept: a training step multiplies the same shapes again. */
     /**
      * Packed B lives in the calling thread's buffer and workers only read it while the call lasts; each
@@ -69,8 +65,6 @@ public final class PackedGemm {
         }
     }
 
-    /** The shortest k for {@link #dots}: below it, the nine sums across each accumulator's lanes cost too much. */
-    public static final int DOTS_MIN_K = 256;
     /** How much of k {@link #dots} takes at a time: B's columns over it stay in L2 while the rows of A pass. */
     public static final int DOTS_KC = 2048;
 
@@ -96,20 +90,15 @@ public final class PackedGemm {
                 }
             }
         };
-        if (2L * n * k * p < PARALLEL_FLOPS) {
+        if (2L * n * k * p < Tuning.PARALLEL_FLOPS) {
             body.run(0, rowBlocks);
         } else {
             Parallel.forRange(rowBlocks, 1, body);
         }
     }
 
-    /**
-     * Products whose k is long and at least four times C's sides are cut along k (a weight's gradient
-     * over a batch), into at most this many runs, whose buffers of C together hold at most this many floats.
-     */
-    public static final int SPLIT_K_MIN = 4 * KC;
+    /** A product cut along k is cut into at most this many runs (see {@link Tuning#SPLIT_K_MIN}). */
     public static final int SPLIT_K_PARTS = 8;
-    public static final long SPLIT_K_FLOATS = 1L << 21;
 
     /**
      * A product with a small C and a long k, as {@code (64, 7744) @ (7744, 288)} or {@code (32, 43264) @ (43264, 9)}:
@@ -120,7 +109,7 @@ public final class PackedGemm {
      */
     private static void splitK(MicroKernel kernel, int n, int k, int p, float[] a, int ao, int ars, int acs, float[] b, int bo, int brs,
                                int bcs, float[] c, int co, int crs) {
-        int parts = (int) Math.max(1, Math.min(Math.min(SPLIT_K_PARTS, k / (SPLIT_K_MIN / 2)), SPLIT_K_FLOATS / ((long) n * p)));
+        int parts = (int) Math.max(1, Math.min(Math.min(SPLIT_K_PARTS, k / (Tuning.SPLIT_K_MIN / 2)), Tuning.SPLIT_K_FLOATS / ((long) n * p)));
         float[][] partial = new float[parts][];
         Parallel.forEachTask(parts, (lo, hi) -> {
             for (int t = lo; t < hi; t++) {
@@ -148,7 +137,7 @@ public final class PackedGemm {
         int nr = kernel.nr();
         int slivers = (p + nr - 1) / nr;
         long flops = 2L * n * k * p;
-        int threads = flops < PARALLEL_FLOPS ? 1 : Parallel.threads();
+        int threads = flops < Tuning.PARALLEL_FLOPS ? 1 : Parallel.threads();
         // Row blocks of whole mr-row slivers, at most MC rows each, their count a multiple of the threads
         // and their sizes within one sliver of each other, so that the threads finish together.
         int rowSlivers = (n + mr - 1) / mr;
@@ -200,10 +189,6 @@ public final class PackedGemm {
         }
     }
 
-    /** The most elements of A that {@link #wide} packs at once (they then sit in L2 beside a chunk of B). */
-    public static final long WIDE_MAX_A = 1L << 16;
-    /** How many times more columns than rows a product needs for {@link #wide} (at 256 x 256 x 256, blocked is faster). */
-    public static final int WIDE_MIN_RATIO = 8;
     /**
      * B's row stride (floats) from which {@link #wide} packs each chunk of B before use instead of reading it in
      * place: with rows a page or more apart, a sliver's k rows touch k pages, more than the first-level TLB
@@ -259,7 +244,7 @@ public final class PackedGemm {
                 }
             }
         };
-        if (2L * n * k * p < PARALLEL_FLOPS) {
+        if (2L * n * k * p < Tuning.PARALLEL_FLOPS) {
             body.run(0, chunks);
         } else {
             Parallel.forEachTask(chunks, body);
@@ -294,7 +279,7 @@ public final class PackedGemm {
                 }
             }
         };
-        if (2L * n * k * p < PARALLEL_FLOPS) {
+        if (2L * n * k * p < Tuning.PARALLEL_FLOPS) {
             body.run(0, rowSlivers);
         } else {
             Parallel.forEachTask(rowSlivers, body);
@@ -383,7 +368,7 @@ public final class PackedGemm {
         int nr = a.kernel.nr();
         int k = a.k;
         int slivers = (p + nr - 1) / nr;
-        boolean inPlace = bcs == 1 && k <= KC && (long) k * p <= DIRECT_MAX_B;
+        boolean inPlace = bcs == 1 && k <= KC && (long) k * p <= Tuning.DIRECT_MAX_B;
         float[] be = inPlace ? edgeSliver(b, bo, brs, k, p, nr) : null;
         float[] bp = inPlace ? null : B_BUFFER.get(slivers * nr * Math.min(k, KC));
         for (int pc = 0; pc < k; pc += KC) {

@@ -21,8 +21,6 @@ public final class Parallel {
         void run(int lo, int hi);
     }
 
-    /** How long an idle helper spins before it parks. */
-    private static final long SPIN_NANOS = 200_000L;
 
     private static volatile int threads = Math.max(1, Integer.getInteger("jgrad.threads", Runtime.getRuntime().availableProcessors()));
     private static volatile Helper[] helpers = new Helper[0];
@@ -194,7 +192,7 @@ public final class Parallel {
             long start = System.nanoTime();
             Job j;
             while ((j = job) == null) {
-                if (System.nanoTime() - start < SPIN_NANOS) {
+                if (System.nanoTime() - start < Tuning.SPIN_NANOS) {
                     Thread.onSpinWait();
                     continue;
                 }

@@ -7,63 +7,11 @@ import dev.jgrad.tensor.UnaryOp;
  * The plain-Java kernels: the reference every Vector API kernel is tested against, and what runs where the Vector API
  * is absent. Floating sums run in double with several accumulators (C2 will not reorder a single floating sum).
  */
-public final class PlainKernels implements KernelProvider {
-    private static final ElementwiseKernels ELEMENTWISE = new Elementwise();
-    private static final ReductionKernels REDUCTIONS = new Reductions();
-    private static final SoftmaxKernels SOFTMAX = new Softmax();
-    private static final OptimizerKernels OPTIMIZER = new Optimizer();
-    private static final PoolingKernels POOLING = new Pooling();
+public final class PlainKernels {
+    public static final KernelProvider PROVIDER = new KernelProvider("plain Java", 0, new Elementwise(), new Reductions(),
+            new Softmax(), new Pooling(), new Optimizer());
 
-    @Override
-    public String name() {
-        return "plain Java";
-    }
-
-    @Override
-    public int vectorLanes() {
-        return 0;
-    }
-
-    @Override
-    public ElementwiseKernels elementwise() {
-        return ELEMENTWISE;
-    }
-
-    @Override
-    public ReductionKernels reductions() {
-        return REDUCTIONS;
-    }
-
-    @Override
-    public SoftmaxKernels softmax() {
-        return SOFTMAX;
-    }
-
-    @Override
-    public OptimizerKernels optimizer() {
-        return OPTIMIZER;
-    }
-
-    @Override
-    public PoolingKernels pooling() {
-        return POOLING;
-    }
-
-    /** The plain families, for the vector implementation to hand what it does not vectorize. */
-    static ElementwiseKernels elementwiseKernels() {
-        return ELEMENTWISE;
-    }
-
-    static ReductionKernels reductionKernels() {
-        return REDUCTIONS;
-    }
-
-    static SoftmaxKernels softmaxKernels() {
-        return SOFTMAX;
-    }
-
-    static PoolingKernels poolingKernels() {
-        return POOLING;
+    private PlainKernels() {
     }
 
     private static final class Elementwise implements ElementwiseKernels {

@@ -38,38 +38,6 @@ public final class VectorRows {
         }
     }
 
-    /** Copies {@code len} floats and returns their sum: two vector accumulators of float lanes, then the tail in double. */
-    public static double copySum(float[] src, int from, float[] dst, int to, int len) {
-        FloatVector s0 = FloatVector.zero(S);
-        FloatVector s1 = FloatVector.zero(S);
-        int j = 0;
-        for (; j <= len - 2 * L; j += 2 * L) {
-            FloatVector a = FloatVector.fromArray(S, src, from + j);
-            FloatVector b = FloatVector.fromArray(S, src, from + j + L);
-            a.intoArray(dst, to + j);
-            b.intoArray(dst, to + j + L);
-            s0 = s0.add(a);
-            s1 = s1.add(b);
-        }
-        double sum = s0.add(s1).reduceLanes(VectorOperators.ADD);
-        for (; j < len; j++) {
-            dst[to + j] = src[from + j];
-            sum += src[from + j];
-        }
-        return sum;
-    }
-
-    /** {@code dst[to + j] += src[from + j]} for {@code j < len}. */
-    public static void add(float[] src, int from, float[] dst, int to, int len) {
-        int j = 0;
-        for (; j <= len - L; j += L) {
-            FloatVector.fromArray(S, dst, to + j).add(FloatVector.fromArray(S, src, from + j)).intoArray(dst, to + j);
-        }
-        for (; j < len; j++) {
-            dst[to + j] += src[from + j];
-        }
-    }
-
     /**
      * {@code dst[to + kk * width + r] = src[from + kk * stride + r]} for {@code r < width <= L} and {@code kk < count}:
      * {@code count} runs of {@code width} floats, {@code stride} apart, laid end to end (a sliver of a transposed A,

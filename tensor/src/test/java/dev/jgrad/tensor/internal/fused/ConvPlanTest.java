@@ -2,6 +2,7 @@ package dev.jgrad.tensor.internal.fused;
 
 import dev.jgrad.tensor.Backend;
 import dev.jgrad.tensor.internal.kernels.Kernels;
+import dev.jgrad.tensor.internal.kernels.Tuning;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -39,8 +40,8 @@ class ConvPlanTest {
         int per = 32 * 9;
         ConvPlan f = ConvPlan.forward(g, 64, 32);
         int most = (64 + f.chunks() - 1) / f.chunks();
-        assertTrue((long) most * per * g.positions() <= ConvPlan.CHUNK_FLOATS, "a chunk's columns fit the chunk size");
-        assertTrue((long) (most + 1) * per * g.positions() > ConvPlan.CHUNK_FLOATS || f.chunks() == 1, "as few chunks as fit");
+        assertTrue((long) most * per * g.positions() <= Tuning.CONV_CHUNK_FLOATS, "a chunk's columns fit the chunk size");
+        assertTrue((long) (most + 1) * per * g.positions() > Tuning.CONV_CHUNK_FLOATS || f.chunks() == 1, "as few chunks as fit");
         assertEquals(VECTOR ? ConvPlan.Columns.PACKED_FROM_INPUT : ConvPlan.Columns.IM2COL, f.columns());
         ConvPlan b = ConvPlan.backward(g, 64, 32, 64, 13, new boolean[] {true, true, true});
         assertEquals(f.chunks(), b.chunks());

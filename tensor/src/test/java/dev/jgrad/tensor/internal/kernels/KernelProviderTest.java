@@ -18,7 +18,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 class KernelProviderTest {
     private static final int[] LENGTHS = {0, 1, 3, 7, 8, 15, 16, 17, 31, 33, 64, 70};
     private final Random random = new Random(42);
-    private final KernelProvider plain = new PlainKernels();
+    private final KernelProvider plain = PlainKernels.PROVIDER;
 
     private float[] values(int n, float lo, float hi) {
         float[] a = new float[n + 5];

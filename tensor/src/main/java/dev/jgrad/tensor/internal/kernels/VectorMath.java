@@ -1,0 +1,122 @@
+package dev.jgrad.tensor.internal.kernels;
+
+import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.IntVector;
+import jdk.incubator.vector.VectorOperators;
+import jdk.incubator.vector.VectorSpecies;
+
+/**
+ * What the Vector API families share: the one vector shape of the process, e^x and tanh from correctly rounded
+ * operations, and a sum of lanes in a fixed order.
+ *
+ * <p>Results must not depend on when the JIT compiles a loop: the same seed gives the same numbers. So only correctly
+ * rounded operations are used (add, mul, div, sqrt, fma, conversions), never the JDK's vectorised transcendental
+ * functions, whose compiled and interpreted forms round differently; and sums reduce their lanes in a fixed order.
+ * Loaded only where jdk.incubator.vector is present.
+ */
+final class VectorMath {
+    /** The CPU's preferred shape, the only one any kernel uses (a second shape in the process slows every kernel). */
+    static final VectorSpecies<Float> S = FloatVector.SPECIES_PREFERRED;
+    static final int L = S.length();
+
+    private VectorMath() {
+    }
+
+    static final float LOG2E = 1.44269504088896341f;
+    static final float LN2_HI = 0.693145751953125f;
+    static final float LN2_LO = 1.42860682030941723212e-6f;
+    static final float ROUND = 12582912f;
+    static final FloatVector ONE = FloatVector.broadcast(S, 1f);
+    static final FloatVector NEG_LN2_HI = FloatVector.broadcast(S, -LN2_HI);
+    static final FloatVector C5040 = FloatVector.broadcast(S, 1f / 5040);
+    static final FloatVector C2 = FloatVector.broadcast(S, 0.5f);
+    static final FloatVector C6 = FloatVector.broadcast(S, 1f / 6);
+    static final FloatVector C24 = FloatVector.broadcast(S, 1f / 24);
+    static final FloatVector C120 = FloatVector.broadcast(S, 1f / 120);
+    static final FloatVector C720 = FloatVector.broadcast(S, 1f / 720);
+
+    /**
+     * {@code o[i] = e^(mul * x[i] - sub)}, with {@code x[i]} replaced by its absolute value where asked.
+     * e^y: y = n ln2 + r with |r| <= ln2/2 (n rounded by the 1.5 * 2^23 trick, ln2 split in two so n ln2
+     * is exact), e^r by its Taylor polynomial to degree 7 (truncation error under 1e-8), times 2^n built in
+     * the exponent bits, in two halves so n = 128 and n = -126 both stay representable. Overflow gives
+     * +inf, NaN stays NaN, results below the smallest normal float flush to 0. Within 2 ulp of Math.exp.
+     * The whole computation sits in this one loop: a vector passed to a method the JIT does not inline
+     * becomes an object on the heap, which costs more than the arithmetic. Returns the sum of the results
+     * (lanes added in a fixed order), which softmax needs and the others ignore.
+     */
+    static double expLoop(float[] a, int ao, float[] o, int oo, int n, float mul, float sub, boolean absolute) {
+        FloatVector total = FloatVector.zero(S);
+        int i = 0;
+        for (int bound = S.loopBound(n); i < bound; i += L) {
+            FloatVector v = FloatVector.fromArray(S, a, ao + i);
+            FloatVector x = (absolute ? v.abs() : v).mul(mul).sub(sub);
+            FloatVector xc = x.max(-87.33654f).min(88.72283f);
+            FloatVector rounded = xc.mul(LOG2E).add(ROUND);
+            FloatVector nf = rounded.sub(ROUND);
+            FloatVector r = nf.fma(NEG_LN2_HI, xc).add(nf.mul(-LN2_LO));
+            FloatVector p = r.fma(C5040, C720);
+            p = p.fma(r, C120);
+            p = p.fma(r, C24);
+            p = p.fma(r, C6);
+            p = p.fma(r, C2);
+            p = p.fma(r, ONE);
+            p = p.fma(r, ONE);
+            // n as an int without a (slow, on JDK 17) vector conversion: 1.5 * 2^23 + n has n in its low bits.
+            IntVector ni = rounded.reinterpretAsInts().sub(0x4B400000);
+            IntVector n1 = ni.lanewise(VectorOperators.ASHR, 1);
+            FloatVector s1 = n1.add(127).lanewise(VectorOperators.LSHL, 23).reinterpretAsFloats();
+            FloatVector s2 = ni.sub(n1).add(127).lanewise(VectorOperators.LSHL, 23).reinterpretAsFloats();
+            FloatVector e = p.mul(s1).mul(s2);
+            // NaN needs no care: max and min keep it, and it poisons the product.
+            e = e.blend(0f, x.compare(VectorOperators.LT, -87.33654f));
+            e = e.blend(Float.POSITIVE_INFINITY, x.compare(VectorOperators.GT, 88.72283f));
+            e.intoArray(o, oo + i);
+            total = total.add(e);
+        }
+        double sum = addLanes(total);
+        for (; i < n; i++) {
+            float v = absolute ? Math.abs(a[ao + i]) : a[ao + i];
+            float e = (float) Math.exp(mul * v - sub);
+            o[oo + i] = e;
+            sum += e;
+        }
+        return sum;
+    }
+
+    /** tanh(x) = sign(x) (1 - e) / (1 + e) with e = e^(-2|x|); its Taylor series below |x| = 0.2, where 1 - e cancels. */
+    static void tanhLoop(float[] a, int ao, float[] o, int oo, int n) {
+        expLoop(a, ao, o, oo, n, -2f, 0f, true);
+        int i = 0;
+        for (int bound = S.loopBound(n); i < bound; i += L) {
+            FloatVector x = FloatVector.fromArray(S, a, ao + i);
+            FloatVector e = FloatVector.fromArray(S, o, oo + i);
+            FloatVector big = FloatVector.broadcast(S, 1f).sub(e).div(e.add(1f));
+            FloatVector x2 = x.mul(x);
+            FloatVector t = x2.mul(-1382f / 155925).add(62f / 2835);
+            t = t.mul(x2).add(-17f / 315);
+            t = t.mul(x2).add(2f / 15);
+            t = t.mul(x2).add(-1f / 3);
+            t = t.mul(x2).add(1f);
+            FloatVector signed = big.blend(big.neg(), x.compare(VectorOperators.LT, 0f));
+            signed.blend(t.mul(x), x.abs().compare(VectorOperators.LT, 0.2f)).intoArray(o, oo + i);
+        }
+        for (; i < n; i++) {
+            o[oo + i] = (float) Math.tanh(a[ao + i]);
+        }
+    }
+
+    /** Each thread's buffer for {@link #addLanes}, so that summing a row allocates nothing. */
+    private static final ThreadLocal<float[]> LANES = ThreadLocal.withInitial(() -> new float[L]);
+
+    /** The lanes' sum in lane order, the same whether the JIT compiled the caller or not. */
+    static double addLanes(FloatVector v) {
+        float[] lanes = LANES.get();
+        v.intoArray(lanes, 0);
+        double s = 0;
+        for (float f : lanes) {
+            s += f;
+        }
+        return s;
+    }
+}

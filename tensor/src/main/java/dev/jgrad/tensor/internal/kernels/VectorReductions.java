@@ -1,0 +1,76 @@
+package dev.jgrad.tensor.internal.kernels;
+
+import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.VectorOperators;
+import jdk.incubator.vector.VectorSpecies;
+
+/** The Vector API's sums over float32 rows; strided and short rows go to the plain family. Loaded only where jdk.incubator.vector is present. */
+final class VectorReductions implements ReductionKernels {
+    private static final VectorSpecies<Float> S = VectorMath.S;
+    private static final int L = VectorMath.L;
+    private static final ReductionKernels PLAIN = PlainKernels.PROVIDER.reductions();
+
+    /** The sum of n floats, in four vector accumulators (float lanes, as PyTorch sums float32). */
+    @Override
+    public double sum(float[] a, int off, int stride, int n) {
+        if (stride != 1 || n < Tuning.MIN_VECTOR_RUN) {
+            return PLAIN.sum(a, off, stride, n);
+        }
+        FloatVector s0 = FloatVector.zero(S);
+        FloatVector s1 = FloatVector.zero(S);
+        FloatVector s2 = FloatVector.zero(S);
+        FloatVector s3 = FloatVector.zero(S);
+        int i = 0;
+        for (int bound = n - 4 * L; i <= bound; i += 4 * L) {
+            s0 = s0.add(FloatVector.fromArray(S, a, off + i));
+            s1 = s1.add(FloatVector.fromArray(S, a, off + i + L));
+            s2 = s2.add(FloatVector.fromArray(S, a, off + i + 2 * L));
+            s3 = s3.add(FloatVector.fromArray(S, a, off + i + 3 * L));
+        }
+        for (int bound = S.loopBound(n); i < bound; i += L) {
+            s0 = s0.add(FloatVector.fromArray(S, a, off + i));
+        }
+        double s = VectorMath.addLanes(s0.add(s1).add(s2.add(s3)));
+        for (; i < n; i++) {
+            s += a[off + i];
+        }
+        return s;
+    }
+
+    /** {@code dst[to + j] += src[from + j]} for {@code j < len}. */
+    @Override
+    public void addRow(float[] src, int from, float[] dst, int to, int len) {
+        int j = 0;
+        for (; j <= len - L; j += L) {
+            FloatVector.fromArray(S, dst, to + j).add(FloatVector.fromArray(S, src, from + j)).intoArray(dst, to + j);
+        }
+        for (; j < len; j++) {
+            dst[to + j] += src[from + j];
+        }
+    }
+
+    /** Copies {@code len} floats and returns their sum: two vector accumulators of float lanes, then the tail in double. */
+    @Override
+    public double copySum(float[] src, int from, float[] dst, int to, int len) {
+        if (len < 2 * L) {
+            return PLAIN.copySum(src, from, dst, to, len);
+        }
+        FloatVector s0 = FloatVector.zero(S);
+        FloatVector s1 = FloatVector.zero(S);
+        int j = 0;
+        for (; j <= len - 2 * L; j += 2 * L) {
+            FloatVector a = FloatVector.fromArray(S, src, from + j);
+            FloatVector b = FloatVector.fromArray(S, src, from + j + L);
+            a.intoArray(dst, to + j);
+            b.intoArray(dst, to + j + L);
+            s0 = s0.add(a);
+            s1 = s1.add(b);
+        }
+        double sum = s0.add(s1).reduceLanes(VectorOperators.ADD);
+        for (; j < len; j++) {
+            dst[to + j] = src[from + j];
+            sum += src[from + j];
+        }
+        return sum;
+    }
+}
