@@ -49,8 +49,9 @@ public final class BenchCommand implements Callable<Integer> {
         int cores = Runtime.getRuntime().availableProcessors();
         List<Integer> counts = threads == null ? (cores == 1 ? List.of(1) : List.of(1, cores)) : List.copyOf(new java.util.LinkedHashSet<>(threads));
         for (int t : counts) {
-            if (t < 1) {
-                throw new ParameterException(spec.commandLine(), "--threads must be at least 1, got " + t);
+            if (t < 1 || t > dev.jgrad.tensor.Backend.maxThreads()) {
+                throw new ParameterException(spec.commandLine(), "--threads must be from 1 to " + dev.jgrad.tensor.Backend.maxThreads()
+                        + ", got " + t);
             }
         }
         List<String> chosen;

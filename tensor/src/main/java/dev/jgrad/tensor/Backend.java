@@ -31,9 +31,14 @@ public final class Backend {
     /**
      * Sets how many threads the kernels use; 1 runs everything on the calling thread. Results do not depend on it.
      *
-     * @throws IllegalArgumentException when {@code n} is below 1
+     * @throws IllegalArgumentException when {@code n} is below 1 or above {@link #maxThreads()}
      */
     public static void setThreads(int n) {
         Parallel.setThreads(n);
+    }
+
+    /** The most threads {@link #setThreads} accepts: four per available processor, at least 8. */
+    public static int maxThreads() {
+        return Parallel.maxThreads();
     }
 }

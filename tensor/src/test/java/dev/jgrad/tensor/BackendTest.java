@@ -26,6 +26,9 @@ class BackendTest {
             Backend.setThreads(3);
             assertEquals(3, Backend.threads());
             assertThrows(IllegalArgumentException.class, () -> Backend.setThreads(0));
+            assertThrows(IllegalArgumentException.class, () -> Backend.setThreads(100_000), "a mistyped count starts no thousands of threads");
+            Backend.setThreads(Backend.maxThreads());
+            assertEquals(Backend.maxThreads(), Backend.threads());
         } finally {
             Backend.setThreads(before);
         }

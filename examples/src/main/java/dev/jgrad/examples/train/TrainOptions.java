@@ -1,5 +1,6 @@
 package dev.jgrad.examples.train;
 
+import dev.jgrad.tensor.Backend;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -49,8 +50,9 @@ public final class TrainOptions {
         if (lr != null && !(lr > 0 && Double.isFinite(lr))) {
             throw new ParameterException(spec.commandLine(), "--lr must be a positive number, got " + lr);
         }
-        if (threads != null && threads < 1) {
-            throw new ParameterException(spec.commandLine(), "--threads must be at least 1, got " + threads);
+        if (threads != null && (threads < 1 || threads > Backend.maxThreads())) {
+            throw new ParameterException(spec.commandLine(), "--threads must be from 1 to " + Backend.maxThreads()
+                    + " (4 per available processor), got " + threads);
         }
     }
 

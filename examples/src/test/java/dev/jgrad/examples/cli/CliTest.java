@@ -97,6 +97,7 @@ class CliTest {
         String said = buf.toString(java.nio.charset.StandardCharsets.UTF_8);
         assertTrue(said.contains("did you mean --epochs?"), said);
         assertTrue(said.contains("did you mean fashion?"), said);
+        assertEquals(2, Main.run("train", "regression", "--threads", "100000", "--out", tmp.resolve("t").toString()));
         assertEquals(0, Main.run("help"));
         assertEquals(0, Main.run("help", "train"));
         Path missing = tmp.resolve("no-such-dir");

@@ -327,7 +327,7 @@ class BadInputFuzzIT {
             {"--epochs", "-1", "x", "1e3", "99999999999", "0"},
             {"--batch-size", "0", "-5", "x", "2147483648"},
             {"--lr", "0", "-1", "nan", "inf", "Infinity", "x"},
-            {"--threads", "0", "-2", "x"},
+            {"--threads", "0", "-2", "x", "100000"},
             {"--seed", "x", "1.5"},
             {"--no-such-flag", ""},
             {"--out", ""},

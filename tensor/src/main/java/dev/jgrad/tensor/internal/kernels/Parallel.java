@@ -29,10 +29,18 @@ public final class Parallel {
     private Parallel() {
     }
 
+    /**
+     * The most threads the kernels may use: four per available processor (at least 8). More only wait on each other,
+     * and a mistyped count would start thousands of threads.
+     */
+    public static int maxThreads() {
+        return Math.max(8, 4 * Runtime.getRuntime().availableProcessors());
+    }
+
     /** Sets how many threads kernels use (1 runs everything on the calling thread). */
     public static synchronized void setThreads(int n) {
-        if (n < 1) {
-            throw new IllegalArgumentException("threads must be at least 1, got " + n);
+        if (n < 1 || n > maxThreads()) {
+            throw new IllegalArgumentException("threads must be from 1 to " + maxThreads() + " (4 per available processor), got " + n);
         }
         threads = n;
     }
