@@ -206,7 +206,7 @@ public final class BenchRunner {
     }
 
     /**
-     * The forks' JVM flags: the Vector API and the trap limit the launcher sets (README, "JVM flags"), a fixed
+     * The forks' JVM flags: the Vector API and the trap limit the launcher sets (docs/performance.md, "JVM flags"), a fixed
      * heap, the kernel threads, and JGRAD_BENCH_JVM_ARGS for experiments.
      */
     static String[] jvmArgs(int threads) {

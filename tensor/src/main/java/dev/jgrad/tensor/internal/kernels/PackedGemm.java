@@ -414,7 +414,7 @@ public final class PackedGemm {
             int rows = Math.min(mr, mc - ir);
             int src = ao + ir * ars;
             // Each layout is a small method of its own, compiled on its own terms: as branches of one method, the
-            // row-major copy was compiled worse, and differently from one JVM to the next (README).
+            // row-major copy was compiled worse, and differently from one JVM to the next (docs/performance.md).
             if (rows == 6 && mr == 6) {
                 packSix(a, src, ars, acs, kc, ap, base);
             } else if (acs == 1) {

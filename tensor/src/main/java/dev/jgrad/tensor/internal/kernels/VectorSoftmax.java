@@ -87,7 +87,7 @@ final class VectorSoftmax implements SoftmaxKernels {
         }
         // Each pass is a method of its own, so that the JIT compiles each loop on its own terms rather
         // than one method whose speed depends on which loop it compiled first; the last pass has its own
-        // small loops rather than binaryScalar's switch over ops, for the same reason (README, performance).
+        // small loops rather than binaryScalar's switch over ops, for the same reason (docs/performance.md).
         float m = max(a, ao, n);
         // e^(x - m) into o (a log-softmax overwrites it) and its sum, in one pass.
         double sum = expShifted(a, ao, o, oo, n, m, 1.0);
