@@ -25,6 +25,8 @@ public final class Idx {
     /** The largest body read (2 GiB - 1, one Java array). */
     public static final long MAX_BYTES = Integer.MAX_VALUE;
     private static final int MAX_DIMS = 8;
+    /** The body's first allocation; it doubles as data arrives, up to what the header declares. */
+    private static final int FIRST_CHUNK = 1 << 20;
 
     /** The element types an IDX header can declare, by their type byte. */
     public enum Type {
@@ -91,7 +93,7 @@ public final class Idx {
             raw.reset();
             boolean gzip = b0 == 0x1f && b1 == 0x8b;
             try (InputStream in = gzip ? new GZIPInputStream(raw, 1 << 16) : raw) {
-                return read(in, file.toString());
+                return read(in, file.toString(), gzip ? -1 : Files.size(file));
             } catch (ZipException e) {
                 throw new IdxFormatException(file + ": corrupt gzip data (" + e.getMessage() + ")");
             } catch (EOFException e) {
@@ -102,6 +104,15 @@ public final class Idx {
 
     /** Reads one IDX array from a stream; {@code name} is used in messages. */
     public static Array read(InputStream stream, String name) throws IOException {
+        return read(stream, name, -1);
+    }
+
+    /**
+     * Reads one IDX array from a stream of {@code size} bytes (-1: not known, as for gzip): a header that declares more
+     * data than the file holds is refused before the body is read, and a body is allocated as its bytes arrive, never
+     * more than twice what was read, so a lying header costs no more memory than the file's own data.
+     */
+    private static Array read(InputStream stream, String name, long size) throws IOException {
         DataInputStream in = new DataInputStream(stream);
         byte[] magic = new byte[4];
         if (in.readNBytes(magic, 0, 4) < 4) {
@@ -130,14 +141,26 @@ public final class Idx {
                         + Arrays.toString(Arrays.copyOf(shape, d + 1)) + "...)");
             }
         }
-        byte[] body = new byte[(int) bytes];
-        int got = in.readNBytes(body, 0, body.length);
-        if (got < body.length) {
-            throw new IdxFormatException(name + ": truncated: the header declares " + Arrays.toString(shape) + " = " + body.length
-                    + " bytes of data, the file holds " + got);
+        long header = 4 + 4L * rank;
+        if (size >= 0 && size - header < bytes) {
+            throw new IdxFormatException(name + ": truncated: the header declares " + Arrays.toString(shape) + " = " + bytes
+                    + " bytes of data, the file holds " + Math.max(0, size - header));
+        }
+        byte[] body = new byte[(int) Math.min(bytes, FIRST_CHUNK)];
+        int got = 0;
+        while (got < bytes) {
+            if (got == body.length) {
+                body = Arrays.copyOf(body, (int) Math.min(bytes, 2L * body.length));
+            }
+            int n = in.read(body, got, body.length - got);
+            if (n < 0) {
+                throw new IdxFormatException(name + ": truncated: the header declares " + Arrays.toString(shape) + " = " + bytes
+                        + " bytes of data, the file holds " + got);
+            }
+            got += n;
         }
         if (in.read() >= 0) {
-            throw new IdxFormatException(name + ": longer than its header declares (" + Arrays.toString(shape) + ", " + body.length
+            throw new IdxFormatException(name + ": longer than its header declares (" + Arrays.toString(shape) + ", " + bytes
                     + " bytes of data)");
         }
         return new Array(type, shape, body);

@@ -105,6 +105,33 @@ class IdxTest {
         assertTrue(m.contains("more than " + Idx.MAX_BYTES + " bytes"), m);
     }
 
+    /**
+     * A header that claims far more data than the file holds is refused without allocating what it claims: 2^31 - 1
+     * labels in a 12-byte plain file (checked against the file's size), and 2 GiB of images in a small gzip file (whose
+     * size says nothing, so the body grows only as data arrives). Either would take gigabytes if the header were believed.
+     */
+    @Test
+    void lyingHeadersAreRefusedWithoutAllocatingWhatTheyClaim() throws IOException {
+        com.sun.management.ThreadMXBean mx = (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        long thread = Thread.currentThread().getId();
+        ByteBuffer labels = ByteBuffer.allocate(12);
+        labels.put(new byte[] {0, 0, 0x08, 1}).putInt(Integer.MAX_VALUE).putInt(0x01020304);
+        Path plain = dir.resolve("labels-idx1-ubyte");
+        Files.write(plain, labels.array());
+        long before = mx.getThreadAllocatedBytes(thread);
+        IdxFormatException e = assertThrows(IdxFormatException.class, () -> Idx.read(plain));
+        assertTrue(e.getMessage().contains("truncated") && e.getMessage().contains("the file holds 4"), e.getMessage());
+        assertTrue(mx.getThreadAllocatedBytes(thread) - before < 8 << 20, "a 12-byte file cost more than 8 MB to refuse");
+        ByteBuffer images = ByteBuffer.allocate(16 + 200_000);
+        images.put(new byte[] {0, 0, 0x08, 3}).putInt(32767).putInt(256).putInt(256);
+        Path gz = dir.resolve("images-idx3-ubyte.gz");
+        Files.write(gz, gzip(images.array()));
+        before = mx.getThreadAllocatedBytes(thread);
+        e = assertThrows(IdxFormatException.class, () -> Idx.read(gz));
+        assertTrue(e.getMessage().contains("truncated") && e.getMessage().contains("the file holds 200000"), e.getMessage());
+        assertTrue(mx.getThreadAllocatedBytes(thread) - before < 16 << 20, "a 200 KB file cost more than 16 MB to refuse");
+    }
+
     @Test
     void missingFilesDirectoriesAndPipesAreRefusedWithoutReading() throws Exception {
         assertThrows(NoSuchFileException.class, () -> Idx.read(dir.resolve("absent.idx")));
