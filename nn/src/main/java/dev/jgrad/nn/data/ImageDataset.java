@@ -52,6 +52,9 @@ public final class ImageDataset implements Dataset {
         if (lb.type() != Idx.Type.UBYTE || lb.shape().length != 1) {
             throw new IdxFormatException(labels + ": expected ubyte labels (N), got " + lb.type() + " " + Arrays.toString(lb.shape()));
         }
+        if (im.shape()[1] == 0 || im.shape()[2] == 0) {
+            throw new IdxFormatException(images + ": images of " + im.shape()[1] + "x" + im.shape()[2] + " pixels hold nothing to learn from");
+        }
         if (im.shape()[0] != lb.shape()[0]) {
             throw new IdxFormatException(images + " holds " + im.shape()[0] + " images but " + labels + " holds "
                     + lb.shape()[0] + " labels");

@@ -132,6 +132,15 @@ class IdxTest {
         assertTrue(mx.getThreadAllocatedBytes(thread) - before < 16 << 20, "a 200 KB file cost more than 16 MB to refuse");
     }
 
+    /** Images of no pixels are refused by name, as bad input, not taken for a dataset of nothing. */
+    @Test
+    void imagesOfNoPixelsAreRefusedByName() throws IOException {
+        Path images = Files.write(dir.resolve("empty-images-idx3-ubyte"), Idx.encode(Idx.Type.UBYTE, new int[] {3, 0, 0}, new byte[0]));
+        Path labels = Files.write(dir.resolve("empty-labels-idx1-ubyte"), Idx.encode(Idx.Type.UBYTE, new int[] {3}, new byte[] {0, 1, 2}));
+        IdxFormatException e = assertThrows(IdxFormatException.class, () -> ImageDataset.fromIdx(images, labels, 0.5, 0.25));
+        assertTrue(e.getMessage().contains("0x0 pixels") && e.getMessage().contains(images.toString()), e.getMessage());
+    }
+
     @Test
     void missingFilesDirectoriesAndPipesAreRefusedWithoutReading() throws Exception {
         assertThrows(NoSuchFileException.class, () -> Idx.read(dir.resolve("absent.idx")));
