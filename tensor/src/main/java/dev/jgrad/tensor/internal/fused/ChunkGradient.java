@@ -13,7 +13,6 @@ import static dev.jgrad.tensor.internal.TensorAccess.offset;
  * its output's shape) is filled from its one value per row, not copied whole into a dense tensor first.
  */
 final class ChunkGradient {
-
     private ChunkGradient() {
     }
 
@@ -55,5 +54,4 @@ final class ChunkGradient {
             }
         }
     }
-
 }

@@ -22,7 +22,6 @@ import static dev.jgrad.tensor.internal.TensorAccess.offset;
  * is handled (it is never chosen). Float32 and float64.
  */
 public final class PoolKernels {
-
     private PoolKernels() {
     }
 

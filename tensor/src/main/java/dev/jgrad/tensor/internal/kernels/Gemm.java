@@ -38,7 +38,7 @@ public final class Gemm {
     }
 
     /** The unpacked product for small operands: rows of C from rows of B, unit stride in the inner loop. */
-    public static void small(int n, int k, int p, float[] a, int ao, int ars, int acs, float[] b, int bo, int brs, int bcs,
+    static void small(int n, int k, int p, float[] a, int ao, int ars, int acs, float[] b, int bo, int brs, int bcs,
                       float[] c, int co, int crs) {
         if (bcs != 1) {
             // Make B's rows contiguous so the inner loop runs over unit strides.

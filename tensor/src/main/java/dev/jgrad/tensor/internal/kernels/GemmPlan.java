@@ -5,7 +5,7 @@ package dev.jgrad.tensor.internal.kernels;
  * operands' strides: every path choice of the matrix product, in the order it is made, so tests can name the plan a
  * shape gets. The thresholds are in {@link Tuning}, each with its reason.
  */
-public enum GemmPlan {
+enum GemmPlan {
     /** Nothing to multiply (k = 0): C is only zeroed where it is overwritten. */
     EMPTY,
     /**
@@ -23,7 +23,7 @@ public enum GemmPlan {
     BLOCKED;
 
     /** The plan for {@code (n, k) @ (k, p)} on a micro-kernel {@code nr} columns wide, with these strides of A and B. */
-    public static GemmPlan of(int nr, int n, int k, int p, int acs, int brs, int bcs) {
+    static GemmPlan of(int nr, int n, int k, int p, int acs, int brs, int bcs) {
         long flops = 2L * n * k * p;
         if (acs == 1 && brs == 1 && p < nr && k >= Tuning.DOTS_MIN_K) {
             return DOTS;

@@ -11,7 +11,7 @@ package dev.jgrad.tensor.internal.kernels;
  */
 public final class PackedGemm {
     public static final int KC = 512;
-    public static final int MC = 96;
+    static final int MC = 96;
     /** Each thread's packing buffers, grown as needed and kept: a training step multiplies the same shapes again. */
     /**
      * Packed B lives in the calling thread's buffer and workers only read it while the call lasts; each
@@ -25,13 +25,13 @@ public final class PackedGemm {
     private PackedGemm() {
     }
 
-    public static void sgemm(MicroKernel kernel, int n, int k, int p, float[] a, int ao, int ars, int acs, float[] b, int bo, int brs, int bcs,
+    static void sgemm(MicroKernel kernel, int n, int k, int p, float[] a, int ao, int ars, int acs, float[] b, int bo, int brs, int bcs,
                       float[] c, int co, int crs) {
         sgemm(kernel, false, n, k, p, a, ao, ars, acs, b, bo, brs, bcs, c, co, crs);
     }
 
     /** {@code C = A B} when {@code overwrite}, else {@code C += A B}. */
-    public static void sgemm(MicroKernel kernel, boolean overwrite, int n, int k, int p, float[] a, int ao, int ars, int acs, float[] b, int bo,
+    static void sgemm(MicroKernel kernel, boolean overwrite, int n, int k, int p, float[] a, int ao, int ars, int acs, float[] b, int bo,
                       int brs, int bcs, float[] c, int co, int crs) {
         GemmPlan plan = GemmPlan.of(kernel.nr(), n, k, p, acs, brs, bcs);
         if (overwrite && plan.addsIntoC()) {
@@ -59,14 +59,14 @@ public final class PackedGemm {
     }
 
     /** Rows [0, n) and columns [0, p) of C set to zero. */
-    public static void zero(float[] c, int co, int crs, int n, int p) {
+    static void zero(float[] c, int co, int crs, int n, int p) {
         for (int i = 0; i < n; i++) {
             java.util.Arrays.fill(c, co + i * crs, co + i * crs + p, 0f);
         }
     }
 
     /** How much of k {@link #dots} takes at a time: B's columns over it stay in L2 while the rows of A pass. */
-    public static final int DOTS_KC = 2048;
+    static final int DOTS_KC = 2048;
 
     /**
      * A product with fewer columns than a tile has, whose A has unit-stride rows and B unit-stride columns,
@@ -98,7 +98,7 @@ public final class PackedGemm {
     }
 
     /** A product cut along k is cut into at most this many runs (see {@link Tuning#SPLIT_K_MIN}). */
-    public static final int SPLIT_K_PARTS = 8;
+    static final int SPLIT_K_PARTS = 8;
 
     /**
      * A product with a small C and a long k, as {@code (64, 7744) @ (7744, 288)} or {@code (32, 43264) @ (43264, 9)}:
@@ -194,9 +194,9 @@ public final class PackedGemm {
      * place: with rows a page or more apart, a sliver's k rows touch k pages, more than the first-level TLB
      * holds on some machines (Zen 1: 64 entries), and every load then waits for a page walk.
      */
-    public static final int WIDE_PACK_ROW_STRIDE = 1024;
+    static final int WIDE_PACK_ROW_STRIDE = 1024;
     /** The floats of B in each chunk of columns that {@link #wide} hands a thread. */
-    public static final int WIDE_CHUNK_FLOATS = 1 << 15;
+    static final int WIDE_CHUNK_FLOATS = 1 << 15;
 
     /**
      * A product with few rows and many columns, as a convolution over a whole batch ({@code (64, 288) @ (288, 7744)}):
@@ -258,7 +258,7 @@ public final class PackedGemm {
      * broadcasting from mr rows of A in place. Row slivers are shared
      * among the threads.
      */
-    public static void direct(MicroKernel kernel, boolean overwrite, int n, int k, int p, float[] a, int ao, int ars, int acs, float[] b, int bo,
+    static void direct(MicroKernel kernel, boolean overwrite, int n, int k, int p, float[] a, int ao, int ars, int acs, float[] b, int bo,
                        int brs, float[] c, int co, int crs) {
         int mr = kernel.mr();
         int nr = kernel.nr();
@@ -403,12 +403,12 @@ public final class PackedGemm {
      * row is read along its smaller stride: a row-major A is copied row by row (unit-stride reads,
      * writes mr apart), a transposed one k by k.
      */
-    public static void packA(float[] a, int ao, int ars, int acs, int mc, int kc, int mr, float[] ap) {
+    static void packA(float[] a, int ao, int ars, int acs, int mc, int kc, int mr, float[] ap) {
         packA(a, ao, ars, acs, mc, kc, mr, ap, 0);
     }
 
     /** {@link #packA} into {@code ap} from {@code at} on. */
-    public static void packA(float[] a, int ao, int ars, int acs, int mc, int kc, int mr, float[] ap, int at) {
+    static void packA(float[] a, int ao, int ars, int acs, int mc, int kc, int mr, float[] ap, int at) {
         int base = at;
         for (int ir = 0; ir < mc; ir += mr) {
             int rows = Math.min(mr, mc - ir);
@@ -503,12 +503,12 @@ public final class PackedGemm {
     }
 
     /** Rows [0, kc) and all p columns of B into slivers of nr columns: bp[sliver][k][j], zero-padded. */
-    public static void packB(float[] b, int bo, int brs, int bcs, int kc, int p, int nr, float[] bp) {
+    static void packB(float[] b, int bo, int brs, int bcs, int kc, int p, int nr, float[] bp) {
         packBSlivers(b, bo, brs, bcs, kc, p, nr, bp, 0, (p + nr - 1) / nr);
     }
 
     /** Slivers [sFrom, sTo) of {@link #packB}. */
-    public static void packBSlivers(float[] b, int bo, int brs, int bcs, int kc, int p, int nr, float[] bp, int sFrom, int sTo) {
+    static void packBSlivers(float[] b, int bo, int brs, int bcs, int kc, int p, int nr, float[] bp, int sFrom, int sTo) {
         int idx = sFrom * nr * kc;
         for (int jc = sFrom * nr; jc < Math.min(p, sTo * nr); jc += nr) {
             int cols = Math.min(nr, p - jc);

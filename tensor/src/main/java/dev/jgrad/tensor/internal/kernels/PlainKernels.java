@@ -7,8 +7,8 @@ import dev.jgrad.tensor.UnaryOp;
  * The plain-Java kernels: the reference every Vector API kernel is tested against, and what runs where the Vector API
  * is absent. Floating sums run in double with several accumulators (C2 will not reorder a single floating sum).
  */
-public final class PlainKernels {
-    public static final KernelProvider PROVIDER = new KernelProvider("plain Java", 0, new Elementwise(), new Reductions(),
+final class PlainKernels {
+    static final KernelProvider PROVIDER = new KernelProvider("plain Java", 0, new Elementwise(), new Reductions(),
             new Softmax(), new Pooling(), new Optimizer());
 
     private PlainKernels() {

@@ -5,9 +5,9 @@ package dev.jgrad.tensor.internal.kernels;
  * vector kernel is tested against. A 4 x 8 tile, accumulated in a per-thread buffer so that a
  * product makes no garbage per tile.
  */
-public final class ScalarMicroKernel implements MicroKernel {
-    public static final int MR = 4;
-    public static final int NR = 8;
+final class ScalarMicroKernel implements MicroKernel {
+    static final int MR = 4;
+    static final int NR = 8;
     private static final ThreadLocal<float[]> ACC = ThreadLocal.withInitial(() -> new float[MR * NR]);
 
     @Override

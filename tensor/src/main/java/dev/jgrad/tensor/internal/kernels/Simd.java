@@ -7,10 +7,10 @@ package dev.jgrad.tensor.internal.kernels;
  * where the API is there, so the library works without the module. Also the matrix product's micro-kernels.
  */
 public final class Simd {
-    public static final boolean ENABLED = detect();
-    public static final MicroKernel GEMM = ENABLED ? vectorKernel(0) : new ScalarMicroKernel();
+    static final boolean ENABLED = detect();
+    static final MicroKernel GEMM = ENABLED ? vectorKernel(0) : new ScalarMicroKernel();
     /** The 8-row vector kernel where the CPU has AVX-512 (else {@link #GEMM}). */
-    public static final MicroKernel GEMM_8 = ENABLED && GEMM.mr() == 12 ? vectorKernel(8) : GEMM;
+    static final MicroKernel GEMM_8 = ENABLED && GEMM.mr() == 12 ? vectorKernel(8) : GEMM;
 
     private Simd() {
     }
@@ -60,7 +60,7 @@ public final class Simd {
     }
 
     /** Whether the Vector API kernels are in use. */
-    public static boolean enabled() {
+    static boolean enabled() {
         return ENABLED;
     }
 }

@@ -21,12 +21,12 @@ import jdk.incubator.vector.VectorSpecies;
  * compile the stores as calls (a species it could not prove constant): the same product ran 20% slower
  * depending on the run.
  */
-public final class VectorMicroKernel implements MicroKernel {
-    public static final VectorSpecies<Float> S = FloatVector.SPECIES_PREFERRED;
-    public static final int L = S.length();
+final class VectorMicroKernel implements MicroKernel {
+    static final VectorSpecies<Float> S = FloatVector.SPECIES_PREFERRED;
+    static final int L = S.length();
     /** The usual tile height: 12 rows with AVX-512's 32 registers, 6 with AVX2's 16. */
-    public static final int MR = L >= 16 ? 12 : 6;
-    public static final int NR = 2 * L;
+    static final int MR = L >= 16 ? 12 : 6;
+    static final int NR = 2 * L;
     private static final ThreadLocal<float[]> SCRATCH = ThreadLocal.withInitial(() -> new float[MR * NR]);
 
     /** This kernel's tile height: {@link #MR}, or 8 (AVX-512 only) for products of a multiple of 8 rows. */

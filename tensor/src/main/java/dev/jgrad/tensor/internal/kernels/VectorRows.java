@@ -11,8 +11,8 @@ import jdk.incubator.vector.VectorSpecies;
  * cost more than the floats. Loaded only where jdk.incubator.vector is present.
  */
 public final class VectorRows {
-    public static final VectorSpecies<Float> S = FloatVector.SPECIES_PREFERRED;
-    public static final int L = S.length();
+    static final VectorSpecies<Float> S = FloatVector.SPECIES_PREFERRED;
+    static final int L = S.length();
 
     private VectorRows() {
     }
@@ -44,7 +44,7 @@ public final class VectorRows {
      * packed for the matrix product). Each run is one vector whose lanes past {@code width} are overwritten by the
      * next run's; the last run, and any vector that would read past {@code src}, are copied a float at a time.
      */
-    public static void gatherRuns(float[] src, int from, int stride, int count, float[] dst, int to, int width) {
+    static void gatherRuns(float[] src, int from, int stride, int count, float[] dst, int to, int width) {
         int kk = 0;
         for (; kk < count - 1 && from + kk * stride + L <= src.length; kk++) {
             FloatVector.fromArray(S, src, from + kk * stride).intoArray(dst, to + kk * width);
