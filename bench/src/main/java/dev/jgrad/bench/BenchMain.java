@@ -18,10 +18,24 @@ public final class BenchMain {
     public static int run(String... args) {
         CommandLine cl = new CommandLine(new BenchCommand()).setCommandName("jgrad bench");
         cl.setParameterExceptionHandler((ex, given) -> {
-            String message = String.valueOf(ex.getMessage()).replaceAll("\\s*[\\r\\n]+\\s*", "; ").trim();
-            ex.getCommandLine().getErr().println("jgrad: error: " + message + " (see 'jgrad bench --help')");
+            ex.getCommandLine().getErr().println("jgrad: error: " + oneLine(ex.getMessage()) + " (see 'jgrad bench --help')");
             return CommandLine.ExitCode.USAGE;
         });
         return cl.execute(args);
+    }
+
+    /**
+     * Messages longer than this are cut: an error is one line a person can read, and with "jgrad: error: " before it and
+     * the help hint after it the whole line stays under 300 characters.
+     */
+    static final int MAX_MESSAGE = 240;
+
+    /**
+     * The message on one line, cut to {@link #MAX_MESSAGE} characters: the rule of the CLI's {@code Main.oneLine}, kept
+     * here because the benchmarks' jar does not carry the CLI.
+     */
+    static String oneLine(String message) {
+        String m = message == null ? "(no message)" : message.replaceAll("\\s*[\\r\\n]+\\s*", "; ").trim();
+        return m.length() <= MAX_MESSAGE ? m : m.substring(0, MAX_MESSAGE - 3) + "...";
     }
 }

@@ -22,6 +22,7 @@ class BenchCommandTest {
         }
         String out = buf.toString(StandardCharsets.UTF_8).strip();
         assertEquals(1, out.lines().count(), "one line: " + out);
+        assertTrue(out.length() < 300, "under 300 characters: " + out.length());
         assertTrue(out.startsWith("jgrad: error: ") && out.endsWith("(see 'jgrad bench --help')"), out);
         return out;
     }

@@ -38,8 +38,11 @@ public final class Main {
         return "";
     }
 
-    /** Messages longer than this are cut: an error is one line a person can read. */
-    static final int MAX_MESSAGE = 280;
+    /**
+     * Messages longer than this are cut: an error is one line a person can read, and with "jgrad: error: " before it and
+     * the help hint after it the whole line stays under 300 characters.
+     */
+    static final int MAX_MESSAGE = 240;
 
     public static CommandLine commandLine() {
         CommandLine cl = new CommandLine(new JgradCommand());

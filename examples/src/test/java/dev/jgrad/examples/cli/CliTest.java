@@ -91,12 +91,14 @@ class CliTest {
             System.setErr(capture);
             assertEquals(2, Main.run("train", "mlp", "--epoch", "1"));
             assertEquals(2, Main.run("train", "fashon"));
+            assertEquals(2, Main.run("train", "mlp", "--epochs", "x".repeat(400)));
         } finally {
             System.setErr(err);
         }
         String said = buf.toString(java.nio.charset.StandardCharsets.UTF_8);
         assertTrue(said.contains("did you mean --epochs?"), said);
         assertTrue(said.contains("did you mean fashion?"), said);
+        assertTrue(said.lines().allMatch(l -> l.length() < 300), "every error line under 300 characters: " + said);
         assertEquals(2, Main.run("train", "regression", "--threads", "100000", "--out", tmp.resolve("t").toString()));
         assertEquals(0, Main.run("help"));
         assertEquals(0, Main.run("help", "train"));
