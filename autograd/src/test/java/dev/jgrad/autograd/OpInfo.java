@@ -45,11 +45,6 @@ record OpInfo(String name, List<String> methods, String domain, double atol, dou
         return new OpInfo(name, List.copyOf(all), domain, atol, rtol, sampler);
     }
 
-    /** The same op with other tolerances. */
-    OpInfo tolerances(double absolute, double relative) {
-        return new OpInfo(name, methods, domain, absolute, relative, sampler);
-    }
-
     @Override
     public String toString() {
         return name;

@@ -7,7 +7,7 @@ import dev.jgrad.tensor.Tensor;
  * What the fused kernels of {@code dev.jgrad.tensor.internal.fused} may see of a tensor beyond its public API: its
  * arrays, offset and strides as they are (not copies), and a result whose array the kernel will fill. The tensor
  * package installs the implementation when {@link Tensor} is loaded (the JDK's SharedSecrets pattern), so these
- * stay off Tensor's public surface. Internal: exported only to jgrad's own modules.
+ * stay off Tensor's public surface. Internal: the package is not exported; only the tensor module's fused ops use it.
  */
 public final class TensorAccess {
     /** The tensor package's side of the bridge. */
