@@ -19,7 +19,7 @@ import dev.jgrad.tensor.Tensor;
  * site costs a stack walk per op, so the mode is for debugging, not for training runs.
  */
 public final class Anomaly implements AutoCloseable {
-    private static final ThreadLocal<boolean[]> ENABLED = ThreadLocal.withInitial(() -> new boolean[] {false});
+    private static final ThreadLocal<boolean[]> ENABLED = ThreadLocal.withInitial(() -> new boolean[] {false, false});
     private static final StackWalker WALKER = StackWalker.getInstance(StackWalker.Option.RETAIN_CLASS_REFERENCE);
     private static final java.security.CodeSource AUTOGRAD = Anomaly.class.getProtectionDomain().getCodeSource();
     private static final java.security.CodeSource TENSOR = Tensor.class.getProtectionDomain().getCodeSource();
@@ -39,6 +39,26 @@ public final class Anomaly implements AutoCloseable {
 
     public static boolean isEnabled() {
         return ENABLED.get()[0];
+    }
+
+    /**
+     * Whether a backward rule is running on this thread: the ops a rule computes with are checked as its
+     * result (the engine names the op whose rule it is), not as forward ops of their own.
+     */
+    static boolean inBackward() {
+        return ENABLED.get()[1];
+    }
+
+    /** Marks a backward rule as running; returns the previous mark for {@link #exitBackward}. */
+    static boolean enterBackward() {
+        boolean[] cell = ENABLED.get();
+        boolean previous = cell[1];
+        cell[1] = true;
+        return previous;
+    }
+
+    static void exitBackward(boolean previous) {
+        ENABLED.get()[1] = previous;
     }
 
     @Override

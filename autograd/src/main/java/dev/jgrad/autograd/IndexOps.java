@@ -20,8 +20,8 @@ final class IndexOps {
     static Variable index(Variable x, Index[] indices) {
         Tensor y = x.data.index(indices);
         int[] shape = x.data.shape();
-        Variable out = Op.of("index", y, x).backward((g, n) ->
-                new Tensor[] {Tensor.zeros(g.dtype(), shape).indexPuti(indices, g, true)});
+        Variable out = Op.of("index", y, x).backward((g, n) -> new Variable[] {Op.linear("index_backward",
+                Tensor.zeros(g.dtype(), shape).indexPuti(indices, g.data, true), g, gg -> gg.index(indices))});
         if (y.sharesStorage(x.data)) {
             out.base = x.base != null ? x.base : x;
         }
@@ -31,8 +31,11 @@ final class IndexOps {
     static Variable gather(Variable x, int dim, Tensor index) {
         Tensor y = x.data.gather(dim, index);
         int[] shape = x.data.shape();
-        return Op.of("gather", y, x).save(index).backward((g, n) ->
-                new Tensor[] {Tensor.zeros(g.dtype(), shape).scatterAdd(dim, n.saved(0), g)});
+        return Op.of("gather", y, x).save(index).backward((g, n) -> {
+            Tensor ix = n.savedTensor(0);
+            return new Variable[] {Op.linear("gather_backward", Tensor.zeros(g.dtype(), shape).scatterAdd(dim, ix, g.data), g,
+                    gg -> gg.gather(dim, ix))};
+        });
     }
 
     static Variable takeAlongDim(Variable x, Tensor index, int dim) {
@@ -43,30 +46,31 @@ final class IndexOps {
             int[] target = g.shape();
             target[d] = size;
             // A gradient in the broadcast shape of x; the engine sums it down to x's own shape.
-            return new Tensor[] {Tensor.zeros(g.dtype(), target).scatterAdd(d, n.saved(0).expand(g.shape()), g)};
+            Tensor ix = n.savedTensor(0).expand(g.shape());
+            return new Variable[] {Op.linear("take_along_dim_backward", Tensor.zeros(g.dtype(), target).scatterAdd(d, ix, g.data), g,
+                    gg -> gg.gather(d, ix))};
         });
     }
 
-    /** A gradient gathered at the index positions, placed into zeros of src's shape where src is larger than the index. */
-    private static Tensor fitTo(Tensor gathered, int[] srcShape) {
+    /** A gradient gathered at the index positions, padded with zeros to src's shape where src is larger than the index. */
+    private static Variable fitTo(Variable gathered, int[] srcShape) {
         if (Arrays.equals(gathered.shape(), srcShape)) {
             return gathered;
         }
-        Tensor z = Tensor.zeros(gathered.dtype(), srcShape);
-        Tensor region = z;
-        for (int d = 0; d < gathered.dim(); d++) {
-            region = region.slice(d, 0, gathered.size(d), 1);
+        int n = srcShape.length;
+        int[] pad = new int[2 * n];
+        for (int d = 0; d < n; d++) {
+            pad[2 * (n - 1 - d) + 1] = srcShape[d] - gathered.size(d);
         }
-        region.copyFrom(gathered);
-        return z;
+        return gathered.pad(pad, 0.0);
     }
 
     static Variable scatter(Variable self, int dim, Tensor index, Variable src) {
         Tensor y = self.data.scatter(dim, index, src.data);
         int[] srcShape = src.data.shape();
         return Op.of("scatter", y, self, src).save(index).backward((g, n) -> {
-            Tensor ix = n.saved(0);
-            return new Tensor[] {
+            Tensor ix = n.savedTensor(0);
+            return new Variable[] {
                 n.needs(0) ? g.scatter(dim, ix, 0.0) : null,
                 n.needs(1) ? fitTo(g.gather(dim, ix), srcShape) : null};
         });
@@ -75,8 +79,8 @@ final class IndexOps {
     static Variable scatterAdd(Variable self, int dim, Tensor index, Variable src) {
         Tensor y = self.data.scatterAdd(dim, index, src.data);
         int[] srcShape = src.data.shape();
-        return Op.of("scatter_add", y, self, src).save(index).backward((g, n) -> new Tensor[] {
-            g, n.needs(1) ? fitTo(g.gather(dim, n.saved(0)), srcShape) : null});
+        return Op.of("scatter_add", y, self, src).save(index).backward((g, n) -> new Variable[] {
+            g, n.needs(1) ? fitTo(g.gather(dim, n.savedTensor(0)), srcShape) : null});
     }
 
     /**
@@ -91,34 +95,35 @@ final class IndexOps {
                     + " exp(scatter_reduce(log(x), reduce='sum')) for positive values");
         }
         int[] srcShape = src.data.shape();
-        return op.save(index).save(self.data).save(src.data).saveOutput().backward((g, n) -> {
-            Tensor ix = n.saved(0);
-            Tensor received = Tensor.zerosLike(g).scatterAdd(dim, ix, Tensor.ones(g.dtype(), ix.shape()));
+        // Which values reached the result is constant where the op is differentiable: all are saved as tensors.
+        return op.save(index).save(self.data).save(src.data).save(y).backward((g, n) -> {
+            Tensor ix = n.savedTensor(0);
+            Tensor received = Tensor.zerosLike(g.data).scatterAdd(dim, ix, Tensor.ones(g.dtype(), ix.shape()));
             Tensor touched = received.gt(0.0);
-            Tensor gs;
-            Tensor gsrc;
+            Variable gs;
+            Variable gsrc;
             switch (reduce) {
                 case SUM:
                     gs = includeSelf ? g : g.maskedFill(touched, 0.0);
                     gsrc = g.gather(dim, ix);
                     break;
                 case MEAN: {
-                    Tensor count = (includeSelf ? received.add(1.0) : received).clampMin(1.0);
+                    Variable count = g.constant((includeSelf ? received.add(1.0) : received).clampMin(1.0));
                     gs = includeSelf ? g.div(count) : g.maskedFill(touched, 0.0);
                     gsrc = g.div(count).gather(dim, ix);
                     break;
                 }
                 default: {
-                    Tensor result = n.saved(3);
-                    Tensor selfHit = includeSelf ? n.saved(1).eq(result).to(g.dtype()) : Tensor.zerosLike(g);
-                    Tensor srcHit = gatherRegion(n.saved(2), ix).eq(result.gather(dim, ix)).to(g.dtype());
-                    Tensor count = Tensor.zerosLike(g).scatterAdd(dim, ix, srcHit).add(selfHit);
-                    Tensor share = g.div(count.clampMin(1.0));
-                    gs = Tensor.where(touched, share.mul(selfHit), g);
-                    gsrc = share.gather(dim, ix).mul(srcHit);
+                    Tensor result = n.savedTensor(3);
+                    Tensor selfHit = includeSelf ? n.savedTensor(1).eq(result).to(g.dtype()) : Tensor.zerosLike(g.data);
+                    Tensor srcHit = gatherRegion(n.savedTensor(2), ix).eq(result.gather(dim, ix)).to(g.dtype());
+                    Tensor count = Tensor.zerosLike(g.data).scatterAdd(dim, ix, srcHit).add(selfHit);
+                    Variable share = g.div(g.constant(count.clampMin(1.0)));
+                    gs = Variable.where(g.constant(touched), share.mul(g.constant(selfHit)), g);
+                    gsrc = share.gather(dim, ix).mul(g.constant(srcHit));
                 }
             }
-            return new Tensor[] {n.needs(0) ? gs : null, n.needs(1) ? fitTo(gsrc, srcShape) : null};
+            return new Variable[] {n.needs(0) ? gs : null, n.needs(1) ? fitTo(gsrc, srcShape) : null};
         });
     }
 
@@ -134,20 +139,23 @@ final class IndexOps {
     static Variable indexSelect(Variable x, int dim, Tensor index) {
         Tensor y = x.data.indexSelect(dim, index);
         int[] shape = x.data.shape();
-        return Op.of("index_select", y, x).save(index).backward((g, n) ->
-                new Tensor[] {Tensor.zeros(g.dtype(), shape).indexAdd(dim, n.saved(0), g)});
+        return Op.of("index_select", y, x).save(index).backward((g, n) -> {
+            Tensor ix = n.savedTensor(0);
+            return new Variable[] {Op.linear("index_select_backward", Tensor.zeros(g.dtype(), shape).indexAdd(dim, ix, g.data), g,
+                    gg -> gg.indexSelect(dim, ix))};
+        });
     }
 
     static Variable indexAdd(Variable self, int dim, Tensor index, Variable source) {
         Tensor y = self.data.indexAdd(dim, index, source.data);
-        return Op.of("index_add", y, self, source).save(index).backward((g, n) -> new Tensor[] {
-            g, n.needs(1) ? g.indexSelect(dim, n.saved(0)) : null});
+        return Op.of("index_add", y, self, source).save(index).backward((g, n) -> new Variable[] {
+            g, n.needs(1) ? g.indexSelect(dim, n.savedTensor(0)) : null});
     }
 
     static Variable indexPut(Variable self, Index[] indices, Variable values, boolean accumulate) {
         Tensor y = self.data.indexPut(indices, values.data, accumulate);
-        return Op.of("index_put", y, self, values).backward((g, n) -> new Tensor[] {
-            n.needs(0) ? (accumulate ? g : g.indexPut(indices, Tensor.scalar(0.0, g.dtype()), false)) : null,
+        return Op.of("index_put", y, self, values).backward((g, n) -> new Variable[] {
+            n.needs(0) ? (accumulate ? g : g.indexPut(indices, g.constant(Tensor.scalar(0.0, g.dtype())), false)) : null,
             n.needs(1) ? g.index(indices) : null});
     }
 
@@ -163,12 +171,12 @@ final class IndexOps {
             shapes[i] = data[i].shape();
         }
         return Op.of("cat", y, parts.toArray(new Variable[0])).backward((g, n) -> {
-            Tensor[] out = new Tensor[shapes.length];
+            Variable[] out = new Variable[shapes.length];
             int at = 0;
             for (int i = 0; i < shapes.length; i++) {
                 boolean skipped = shapes[i].length == 1 && shapes[i][0] == 0 && y.dim() != 1;
                 if (skipped) {
-                    out[i] = Tensor.zeros(g.dtype(), 0);
+                    out[i] = g.constant(Tensor.zeros(g.dtype(), 0));
                     continue;
                 }
                 int len = shapes[i][d];
@@ -187,7 +195,7 @@ final class IndexOps {
         Tensor y = Tensor.stack(Arrays.asList(data), dim);
         int d = Shape.wrapDim(dim, y.dim());
         return Op.of("stack", y, parts.toArray(new Variable[0])).backward((g, n) -> {
-            Tensor[] out = new Tensor[data.length];
+            Variable[] out = new Variable[data.length];
             for (int i = 0; i < out.length; i++) {
                 out[i] = n.needs(i) ? g.select(d, i) : null;
             }

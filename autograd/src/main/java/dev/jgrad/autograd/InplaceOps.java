@@ -46,10 +46,11 @@ final class InplaceOps {
                     + " use the out-of-place op");
         }
         int reads = fn.differentiable() ? PointwiseOps.reads(fn, op) : 0;
-        op.save(PointwiseOps.has(reads, BinaryOp.Grad.A) ? self.data.clone() : null)
-                .save(PointwiseOps.has(reads, BinaryOp.Grad.B) ? other.data : null);
+        // Self as it was: a copy of its values, with the history it had.
+        op.save(PointwiseOps.has(reads, Derivatives.A) ? (self.gradFn != null ? new Variable(self.data.clone(), self.gradFn) : new Variable(self.data.clone())) : null)
+                .save(PointwiseOps.has(reads, Derivatives.B) ? other : null);
         self.data.inplace(fn, other.data);
-        if (PointwiseOps.has(reads, BinaryOp.Grad.Y)) {
+        if (PointwiseOps.has(reads, Derivatives.Y)) {
             op.saveOutput();
         }
         return op.rebase(self, fn.differentiable() ? PointwiseOps.binaryRule(fn, reads) : null);
@@ -62,20 +63,20 @@ final class InplaceOps {
             op.allowNonFinite();
         }
         self.data.maskedFilli(mask, value);
-        return op.rebase(self, (g, n) -> new Tensor[] {g.maskedFill(n.saved(0), 0.0)});
+        return op.rebase(self, (g, n) -> new Variable[] {g.maskedFill(n.savedTensor(0), 0.0)});
     }
 
     static Variable copy(Variable self, Variable src) {
         check(self, "copy_");
         Op op = Op.of("copy_", self.data, self, src);
         self.data.copyFrom(src.data);
-        return op.rebase(self, (g, n) -> new Tensor[] {n.needs(0) ? Tensor.zerosLike(g) : null, g});
+        return op.rebase(self, (g, n) -> new Variable[] {n.needs(0) ? g.constant(Tensor.zerosLike(g.data)) : null, g});
     }
 
     static Variable fill(Variable self, double value) {
         check(self, "fill_");
         Op op = Op.of("fill_", self.data, self).allowNonFinite();
         self.data.fill(value);
-        return op.rebase(self, (g, n) -> new Tensor[] {Tensor.zerosLike(g)});
+        return op.rebase(self, (g, n) -> new Variable[] {g.constant(Tensor.zerosLike(g.data))});
     }
 }

@@ -33,10 +33,13 @@ public final class Node {
      */
     Region region;
 
-    /** The part of an input-shaped tensor that a view op's output covers. */
+    /**
+     * The part of an input-shaped value that a view op's output covers: the view op itself, so that
+     * under {@code createGraph} it is recorded like any other op.
+     */
     @FunctionalInterface
     interface Region {
-        Tensor of(Tensor input);
+        Variable of(Variable input);
     }
 
     Node(String name, Variable[] inputs) {
@@ -63,29 +66,47 @@ public final class Node {
     }
 
     /**
-     * Saves a tensor for backward; {@link #saved(int)} returns it in the order saved (null keeps the
-     * slot empty, for a tensor only some inputs need).
+     * Saves a value for backward; {@link #saved(int)} returns it in the order saved (null keeps the
+     * slot empty, for a value only some inputs need).
      */
-    void save(Tensor t, boolean isOutput) {
+    void save(Variable v, boolean isOutput) {
         if (saved == null) {
             saved = new ArrayList<>(2);
             holding = true;
             LIVE_NODES.incrementAndGet();
         }
-        Saved s = t == null ? null : new Saved(t, this, isOutput);
+        Saved s = v == null ? null : new Saved(v, this, isOutput);
         saved.add(s);
         if (s != null) {
             LIVE_SAVED_BYTES.addAndGet(s.bytes());
         }
     }
 
-    /** The i-th saved tensor, checked against in-place writes since it was saved. */
-    Tensor saved(int i) {
+    /** Reserves a slot for the op's output, which exists only once the op is recorded ({@link #fillOutput}). */
+    int reserve() {
+        save(null, false);
+        return saved.size() - 1;
+    }
+
+    void fillOutput(int slot, Variable out) {
+        Saved s = new Saved(out, this, true);
+        saved.set(slot, s);
+        LIVE_SAVED_BYTES.addAndGet(s.bytes());
+    }
+
+    /** The i-th saved value, checked against in-place writes since it was saved. */
+    Variable saved(int i) {
         if (released) {
             throw new AutogradException(Engine.FREED_MESSAGE + " (op '" + name + "')");
         }
         Saved s = saved.get(i);
         return s == null ? null : s.get();
+    }
+
+    /** The i-th saved value as a tensor (a mask or an index, which has no gradient). */
+    Tensor savedTensor(int i) {
+        Variable v = saved(i);
+        return v == null ? null : v.data;
     }
 
     /** Frees the saved tensors: after this, backward through this node fails with a message that says why. */

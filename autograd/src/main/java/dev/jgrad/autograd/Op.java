@@ -9,8 +9,10 @@ import dev.jgrad.tensor.Tensor;
  * save calls cost nothing) unless grad mode is on and some input requires a gradient.
  * <pre>{@code
  * Tensor y = x.data.exp();
- * return Op.of("exp", y, x).saveOutput().backward((g, n) -> new Tensor[] {g.mul(n.saved(0))});
+ * return Op.of("exp", y, x).saveOutput().backward((g, n) -> new Variable[] {g.mul(n.saved(0))});
  * }</pre>
+ * Save the input variables themselves (not their tensors): a backward with {@code createGraph}
+ * differentiates through what was saved. Masks and indices are saved as tensors, constants.
  */
 final class Op {
     private final String name;
@@ -18,6 +20,7 @@ final class Op {
     private final Variable[] inputs;
     private final Node node;
     private boolean allowNonFinite;
+    private int outputSlot = -1;
 
     private Op(String name, Tensor out, Variable[] inputs, Node node) {
         this.name = name;
@@ -36,25 +39,43 @@ final class Op {
         return new Op(name, out, inputs, record ? new Node(name, inputs) : null);
     }
 
+    /**
+     * Records {@code out}, a linear function of {@code g} alone (the backward of a read: zeros with g
+     * added at the positions read), with the function's adjoint as its rule (the read itself). Such
+     * backward ops run at full speed in a first-order pass and are differentiable to any order.
+     */
+    static Variable linear(String name, Tensor out, Variable g, java.util.function.UnaryOperator<Variable> adjoint) {
+        return of(name, out, g).backward((gg, n) -> new Variable[] {adjoint.apply(gg)});
+    }
+
     boolean recording() {
         return node != null;
     }
 
-    /** Whether input i needs a gradient (so a tensor saved only for it can be skipped). */
+    /** Whether input i needs a gradient (so a value saved only for it can be skipped). */
     boolean needs(int i) {
         return node != null && node.needs(i);
     }
 
+    /** Saves a value backward reads (null keeps the slot empty). */
+    Op save(Variable v) {
+        if (node != null) {
+            node.save(v, false);
+        }
+        return this;
+    }
+
+    /** Saves a constant backward reads: a mask or an index. */
     Op save(Tensor t) {
         if (node != null) {
-            node.save(t, false);
+            node.save(t == null ? null : new Variable(t), false);
         }
         return this;
     }
 
     Op saveOutput() {
         if (node != null) {
-            node.save(out, true);
+            outputSlot = node.reserve();
         }
         return this;
     }
@@ -73,7 +94,11 @@ final class Op {
             return new Variable(out);
         }
         node.fn = fn;
-        return new Variable(out, node);
+        Variable v = new Variable(out, node);
+        if (outputSlot >= 0) {
+            node.fillOutput(outputSlot, v);
+        }
+        return v;
     }
 
     /**
@@ -81,7 +106,7 @@ final class Op {
      * the output's gradient on unchanged and the engine adds it into that region (see {@link Node#region}).
      */
     Variable backwardInto(Node.Region region) {
-        Variable v = backward((g, n) -> new Tensor[] {g});
+        Variable v = backward((g, n) -> new Variable[] {g});
         if (node != null) {
             node.region = region;
         }
@@ -100,12 +125,15 @@ final class Op {
             node.fn = fn;
             self.gradFn = node;
             self.requiresGrad(true);
+            if (outputSlot >= 0) {
+                node.fillOutput(outputSlot, self);
+            }
         }
         return self;
     }
 
     private void checkForward() {
-        if (allowNonFinite || !out.isFloatingPoint() || out.allFinite()) {
+        if (allowNonFinite || Anomaly.inBackward() || !out.isFloatingPoint() || out.allFinite()) {
             return;
         }
         StringBuilder shapes = new StringBuilder();

@@ -7,10 +7,9 @@ import dev.jgrad.tensor.UnaryOp;
 
 /**
  * Differentiable elementwise ops. Unary and binary functions are recorded generically: their derivatives
- * are declared beside their definitions in {@link UnaryOp} and {@link BinaryOp}, so this class only
- * saves what a derivative reads and calls it at backward. The ops with parameters (clamp, where, masked
- * fill, a cast) have their rules here. Rules return gradients in the output's shape; the engine sums
- * them to each input's shape.
+ * are in {@link Derivatives}, so this class only saves what a derivative reads and calls it at backward.
+ * The ops with parameters (clamp, where, masked fill, a cast) have their rules here. Rules return
+ * gradients in the output's shape; the engine sums them to each input's shape.
  */
 final class PointwiseOps {
     private PointwiseOps() {
@@ -22,15 +21,18 @@ final class PointwiseOps {
             return new Variable(y);
         }
         Op op = Op.of(fn.pyName(), y, x);
-        UnaryOp.Saves saves = fn.saves();
-        if (saves == UnaryOp.Saves.INPUT) {
-            op.save(x.data);
-        } else if (saves == UnaryOp.Saves.OUTPUT) {
+        if (!op.recording()) {
+            return op.backward(null);
+        }
+        Derivatives.Saves saves = Derivatives.saves(fn);
+        if (saves == Derivatives.Saves.INPUT) {
+            op.save(x);
+        } else if (saves == Derivatives.Saves.OUTPUT) {
             op.saveOutput();
         }
-        return op.backward((g, n) -> new Tensor[] {fn.derivative(g,
-                saves == UnaryOp.Saves.INPUT ? n.saved(0) : null,
-                saves == UnaryOp.Saves.OUTPUT ? n.saved(0) : null)});
+        return op.backward((g, n) -> new Variable[] {Derivatives.unary(fn, g,
+                saves == Derivatives.Saves.INPUT ? n.saved(0) : null,
+                saves == Derivatives.Saves.OUTPUT ? n.saved(0) : null)});
     }
 
     static Variable binary(BinaryOp fn, Variable a, Variable b) {
@@ -39,17 +41,20 @@ final class PointwiseOps {
             return new Variable(y);
         }
         Op op = Op.of(fn.pyName(), y, a, b);
+        if (!op.recording()) {
+            return op.backward(null);
+        }
         int reads = reads(fn, op);
-        op.save(has(reads, BinaryOp.Grad.A) ? a.data : null).save(has(reads, BinaryOp.Grad.B) ? b.data : null);
-        if (has(reads, BinaryOp.Grad.Y)) {
+        op.save(has(reads, Derivatives.A) ? a : null).save(has(reads, Derivatives.B) ? b : null);
+        if (has(reads, Derivatives.Y)) {
             op.saveOutput();
         }
         return op.backward(binaryRule(fn, reads));
     }
 
-    /** What the derivatives of the operands that need a gradient read, as a {@link BinaryOp.Grad} bit set. */
+    /** What the derivatives of the operands that need a gradient read, as a bit set of {@link Derivatives#A}, B and Y. */
     static int reads(BinaryOp fn, Op op) {
-        return (op.needs(0) ? fn.grad(0).reads() : 0) | (op.needs(1) ? fn.grad(1).reads() : 0);
+        return (op.needs(0) ? Derivatives.reads(fn, 0) : 0) | (op.needs(1) ? Derivatives.reads(fn, 1) : 0);
     }
 
     static boolean has(int reads, int bit) {
@@ -59,19 +64,19 @@ final class PointwiseOps {
     /** The backward of a binary op whose a, b and (where read) output were saved in slots 0, 1 and 2. */
     static BackwardFn binaryRule(BinaryOp fn, int reads) {
         return (g, n) -> {
-            Tensor a = n.saved(0);
-            Tensor b = n.saved(1);
-            Tensor y = has(reads, BinaryOp.Grad.Y) ? n.saved(2) : null;
-            return new Tensor[] {
-                n.needs(0) ? fn.grad(0).fn().of(g, a, b, y) : null,
-                n.needs(1) ? fn.grad(1).fn().of(g, a, b, y) : null};
+            Variable a = n.saved(0);
+            Variable b = n.saved(1);
+            Variable y = has(reads, Derivatives.Y) ? n.saved(2) : null;
+            return new Variable[] {
+                n.needs(0) ? Derivatives.binary(fn, 0, g, a, b, y) : null,
+                n.needs(1) ? Derivatives.binary(fn, 1, g, a, b, y) : null};
         };
     }
 
     static Variable clamp(Variable x, double min, double max) {
         Tensor y = x.data.clamp(min, max);
         return Op.of("clamp", y, x).save(x.data).backward((g, n) -> {
-            Tensor v = n.saved(0);
+            Tensor v = n.savedTensor(0);
             Tensor pass = null;
             if (!Double.isNaN(min)) {
                 pass = v.ge(min);
@@ -80,7 +85,7 @@ final class PointwiseOps {
                 Tensor le = v.le(max);
                 pass = pass == null ? le : pass.logicalAnd(le);
             }
-            return new Tensor[] {pass == null ? g : Tensor.where(pass, g, 0.0)};
+            return new Variable[] {pass == null ? g : g.maskedFill(pass.logicalNot(), 0.0)};
         });
     }
 
@@ -91,10 +96,10 @@ final class PointwiseOps {
     static Variable where(Tensor cond, Variable a, Variable b) {
         Tensor y = Tensor.where(cond, a.data, b.data);
         return Op.of("where", y, a, b).save(cond).backward((g, n) -> {
-            Tensor c = n.saved(0);
-            return new Tensor[] {
-                n.needs(0) ? Tensor.where(c, g, 0.0) : null,
-                n.needs(1) ? Tensor.where(c, 0.0, g) : null};
+            Tensor c = n.savedTensor(0);
+            return new Variable[] {
+                n.needs(0) ? Variable.where(g.constant(c), g, 0.0) : null,
+                n.needs(1) ? Variable.where(g.constant(c), 0.0, g) : null};
         });
     }
 
@@ -104,7 +109,7 @@ final class PointwiseOps {
         if (!Double.isFinite(value)) {
             op.allowNonFinite();
         }
-        return op.backward((g, n) -> new Tensor[] {g.maskedFill(n.saved(0), 0.0)});
+        return op.backward((g, n) -> new Variable[] {g.maskedFill(n.savedTensor(0), 0.0)});
     }
 
     /** A cast passes the gradient on (the engine casts it back to the input's type); to a non-floating type it stops. */
@@ -116,6 +121,6 @@ final class PointwiseOps {
         if (!dtype.isFloating()) {
             return new Variable(y);
         }
-        return Op.of("to", y, x).backward((g, n) -> new Tensor[] {g});
+        return Op.of("to", y, x).backward((g, n) -> new Variable[] {g});
     }
 }

@@ -30,8 +30,8 @@ final class ReduceOps {
     }
 
     /** A gradient of a reduction's output put back in the input's shape (a stride-0 view, no copy). */
-    static Tensor expandBack(Tensor g, int[] inShape, int[] dims, boolean keepdim) {
-        Tensor r = g;
+    static Variable expandBack(Variable g, int[] inShape, int[] dims, boolean keepdim) {
+        Variable r = g;
         if (!keepdim) {
             for (int d : dims) {
                 r = r.unsqueeze(d);
@@ -52,7 +52,7 @@ final class ReduceOps {
         int[] shape = x.data.shape();
         int[] red = reducedDims(dims, shape.length);
         Tensor y = x.data.sum(dims, keepdim);
-        return Op.of("sum", y, x).backward((g, n) -> new Tensor[] {expandBack(g, shape, red, keepdim)});
+        return Op.of("sum", y, x).backward((g, n) -> new Variable[] {expandBack(g, shape, red, keepdim)});
     }
 
     static Variable mean(Variable x, int[] dims, boolean keepdim) {
@@ -60,20 +60,45 @@ final class ReduceOps {
         int[] red = reducedDims(dims, shape.length);
         Tensor y = x.data.mean(dims, keepdim);
         int c = count(shape, red);
-        return Op.of("mean", y, x).backward((g, n) -> new Tensor[] {expandBack(g.div(c), shape, red, keepdim)});
+        return Op.of("mean", y, x).backward((g, n) -> new Variable[] {expandBack(g.div(c), shape, red, keepdim)});
     }
 
     static Variable prod(Variable x, int[] dims, boolean keepdim) {
         int[] shape = x.data.shape();
         int[] red = reducedDims(dims, shape.length);
         Tensor y = x.data.prod(dims, keepdim);
-        return Op.of("prod", y, x).save(x.data).backward((g, n) ->
-                new Tensor[] {expandBack(g, shape, red, keepdim).mul(productOfOthers(n.saved(0), red))});
+        return Op.of("prod", y, x).save(x).backward((g, n) ->
+                new Variable[] {expandBack(g, shape, red, keepdim).mul(productOfOthers(n.saved(0), red))});
     }
 
-    /** For every element, the product of the other elements of its reduced group (exact where some are zero). */
-    static Tensor productOfOthers(Tensor x, int[] red) {
+    /**
+     * For every element, the product of the other elements of its reduced group. A first-order backward
+     * takes it in one pass (exact where some are zero); a recorded one builds it from differentiable ops:
+     * each element's group, with the element itself replaced by one, multiplied out.
+     */
+    static Variable productOfOthers(Variable x, int[] red) {
+        if (!GradMode.isEnabled() || !x.requiresGrad()) {
+            return x.constant(productOfOthers(x.data, red));
+        }
         int n = x.dim();
+        int[] perm = groupLast(n, red);
+        Variable p = x.permute(perm);
+        int[] permuted = p.shape();
+        int kept = n - red.length;
+        int[] rows = new int[kept + 1];
+        System.arraycopy(permuted, 0, rows, 0, kept);
+        int m = count(x.shape(), red);
+        rows[kept] = m;
+        Variable grouped = p.reshape(rows);
+        int[] square = java.util.Arrays.copyOf(rows, kept + 2);
+        square[kept + 1] = m;
+        Variable others = Variable.where(x.constant(Tensor.eye(m).to(dev.jgrad.tensor.DType.BOOL)), 1.0,
+                grouped.unsqueeze(kept).expand(square));
+        return others.prod(new int[] {kept + 1}, false).reshape(permuted).permute(inverse(perm));
+    }
+
+    /** The permutation that moves the reduced dims last, in order. */
+    private static int[] groupLast(int n, int[] red) {
         int[] perm = new int[n];
         boolean[] isRed = new boolean[n];
         for (int d : red) {
@@ -88,6 +113,20 @@ final class ReduceOps {
         for (int d : red) {
             perm[k++] = d;
         }
+        return perm;
+    }
+
+    private static int[] inverse(int[] perm) {
+        int[] inverse = new int[perm.length];
+        for (int i = 0; i < perm.length; i++) {
+            inverse[perm[i]] = i;
+        }
+        return inverse;
+    }
+
+    /** For every element, the product of the other elements of its reduced group (exact where some are zero). */
+    static Tensor productOfOthers(Tensor x, int[] red) {
+        int[] perm = groupLast(x.dim(), red);
         Tensor p = x.permute(perm).contiguous();
         int groupSize = count(x.shape(), red);
         double[] v = p.toDoubleArray();
@@ -104,11 +143,7 @@ final class ReduceOps {
                 suffix *= v[start + i];
             }
         }
-        int[] inverse = new int[n];
-        for (int i = 0; i < n; i++) {
-            inverse[perm[i]] = i;
-        }
-        return Tensor.fromDoubles(out, x.dtype(), p.shape()).permute(inverse);
+        return Tensor.fromDoubles(out, x.dtype(), p.shape()).permute(inverse(perm));
     }
 
     /** amax/amin: the gradient is split evenly among the elements that tie for the extreme, as in PyTorch. */
@@ -116,11 +151,12 @@ final class ReduceOps {
         int[] shape = x.data.shape();
         int[] red = reducedDims(dims, shape.length);
         Tensor y = isMax ? x.data.amax(dims, keepdim) : x.data.amin(dims, keepdim);
-        return Op.of(isMax ? "amax" : "amin", y, x).save(x.data).saveOutput().backward((g, n) -> {
-            Tensor v = n.saved(0);
-            Tensor mask = v.eq(expandBack(n.saved(1), shape, red, keepdim)).to(v.dtype());
+        // The mask of the extremes is constant where the op is differentiable: x and y are saved as tensors.
+        return Op.of(isMax ? "amax" : "amin", y, x).save(x.data).save(y).backward((g, n) -> {
+            Tensor v = n.savedTensor(0);
+            Tensor mask = v.eq(expandBack(g.constant(n.savedTensor(1)), shape, red, keepdim).data).to(v.dtype());
             Tensor ties = mask.sum(red, true);
-            return new Tensor[] {expandBack(g, shape, red, keepdim).mul(mask).div(ties)};
+            return new Variable[] {expandBack(g, shape, red, keepdim).mul(g.constant(mask.div(ties)))};
         });
     }
 
@@ -128,9 +164,9 @@ final class ReduceOps {
         int[] shape = x.data.shape();
         int[] red = reducedDims(dims, shape.length);
         Tensor y = x.data.logsumexp(dims, keepdim);
-        return Op.of("logsumexp", y, x).save(x.data).saveOutput().backward((g, n) -> {
-            Tensor w = n.saved(0).sub(expandBack(n.saved(1), shape, red, keepdim)).exp();
-            return new Tensor[] {expandBack(g, shape, red, keepdim).mul(w)};
+        return Op.of("logsumexp", y, x).save(x).saveOutput().backward((g, n) -> {
+            Variable w = n.saved(0).sub(expandBack(n.saved(1), shape, red, keepdim)).exp();
+            return new Variable[] {expandBack(g, shape, red, keepdim).mul(w)};
         });
     }
 
@@ -139,11 +175,11 @@ final class ReduceOps {
         int[] red = reducedDims(dims, shape.length);
         Tensor y = x.data.var(dims, correction, keepdim);
         int c = count(shape, red);
-        return Op.of("var", y, x).save(x.data).backward((g, n) -> {
-            Tensor v = n.saved(0);
-            Tensor centred = v.sub(v.mean(red, true));
+        return Op.of("var", y, x).save(x).backward((g, n) -> {
+            Variable v = n.saved(0);
+            Variable centred = v.sub(v.mean(red, true));
             double scale = 2.0 / Math.max(0.0, c - correction);
-            return new Tensor[] {expandBack(g, shape, red, keepdim).mul(centred).mul(scale)};
+            return new Variable[] {expandBack(g, shape, red, keepdim).mul(centred).mul(scale)};
         });
     }
 
@@ -151,16 +187,16 @@ final class ReduceOps {
         ValuesIndices<Tensor> vi = isMax ? x.data.max(dim, keepdim) : x.data.min(dim, keepdim);
         int[] shape = x.data.shape();
         if (shape.length == 0) {
-            Variable values = Op.of(isMax ? "max" : "min", vi.values(), x).backward((g, n) -> new Tensor[] {g});
+            Variable values = Op.of(isMax ? "max" : "min", vi.values(), x).backward((g, n) -> new Variable[] {g});
             return new ValuesIndices<>(values, vi.indices());
         }
         int d = Shape.wrapDim(dim, shape.length);
         Tensor idx = vi.indices();
         Variable values = Op.of(isMax ? "max" : "min", vi.values(), x).save(idx).backward((g, n) -> {
-            Tensor ix = n.saved(0);
-            Tensor gk = keepdim ? g : g.unsqueeze(d);
+            Tensor ix = n.savedTensor(0);
+            Variable gk = keepdim ? g : g.unsqueeze(d);
             Tensor ik = keepdim ? ix : ix.unsqueeze(d);
-            return new Tensor[] {Tensor.zeros(g.dtype(), shape).scatter(d, ik, gk)};
+            return new Variable[] {g.constant(Tensor.zeros(g.dtype(), shape)).scatter(d, ik, gk)};
         });
         return new ValuesIndices<>(values, idx);
     }
@@ -168,15 +204,15 @@ final class ReduceOps {
     static Variable softmax(Variable x, int dim, boolean log) {
         Tensor y = log ? x.data.logSoftmax(dim) : x.data.softmax(dim);
         if (x.dim() == 0) {
-            return Op.of(log ? "log_softmax" : "softmax", y, x).backward((g, n) -> new Tensor[] {Tensor.zerosLike(g)});
+            return Op.of(log ? "log_softmax" : "softmax", y, x).backward((g, n) -> new Variable[] {g.constant(Tensor.zerosLike(g.data))});
         }
         int d = Shape.wrapDim(dim, x.dim());
         return Op.of(log ? "log_softmax" : "softmax", y, x).saveOutput().backward((g, n) -> {
-            Tensor out = n.saved(0);
+            Variable out = n.saved(0);
             if (log) {
-                return new Tensor[] {g.sub(out.exp().mul(g.sum(d, true)))};
+                return new Variable[] {g.sub(out.exp().mul(g.sum(d, true)))};
             }
-            return new Tensor[] {out.mul(g.sub(g.mul(out).sum(d, true)))};
+            return new Variable[] {out.mul(g.sub(g.mul(out).sum(d, true)))};
         });
     }
 
@@ -186,7 +222,7 @@ final class ReduceOps {
         if (y == x.data) {
             return x;
         }
-        return Op.of("sum_to", y, x).backward((g, n) -> new Tensor[] {g.reshape(padLeft(target, shape.length)).expand(shape)});
+        return Op.of("sum_to", y, x).backward((g, n) -> new Variable[] {g.reshape(padLeft(target, shape.length)).expand(shape)});
     }
 
     private static int[] padLeft(int[] s, int n) {

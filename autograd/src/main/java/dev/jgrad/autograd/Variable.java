@@ -34,6 +34,8 @@ import java.util.List;
 public class Variable implements ArrayOps<Variable> {
     final Tensor data;
     Tensor grad;
+    /** The gradient with its history, after a backward with createGraph (its data is {@link #grad}). */
+    Variable gradVariable;
     private boolean requiresGrad;
     Node gradFn;
     /** The variable this one is a view of (sharing storage), for PyTorch's in-place rules on views. */
@@ -99,6 +101,19 @@ public class Variable implements ArrayOps<Variable> {
                     + " for a variable of shape " + Arrays.toString(data.shape()));
         }
         this.grad = g == null ? null : g.keep();
+        this.gradVariable = null;
+    }
+
+    /**
+     * The accumulated gradient as a variable: after {@link #backward(Tensor, boolean, boolean)} with
+     * {@code createGraph}, one with a history that can be differentiated again (as {@code x.grad} in
+     * PyTorch after {@code backward(create_graph=True)}); otherwise a constant; null where there is none.
+     */
+    public Variable gradVariable() {
+        if (gradVariable != null && gradVariable.data == grad) {
+            return gradVariable;
+        }
+        return grad == null ? null : new Variable(grad);
     }
 
     /** Zeroes the gradient in place (keeping its buffer for the next step), as {@code zero_grad(set_to_none=False)}. */
@@ -147,17 +162,31 @@ public class Variable implements ArrayOps<Variable> {
 
     /** Backward from a one-element root; frees the graph's saved tensors. */
     public void backward() {
-        Engine.backward(this, null, false);
+        Engine.backward(this, null, false, false);
     }
 
-    /** Backward with the upstream gradient {@code grad} (of this value's shape). */
+    /** Backward with the upstream gradient {@code grad} (of this value's shape; null for a one-element root). */
     public void backward(Tensor grad) {
-        Engine.backward(this, grad, false);
+        Engine.backward(this, grad == null ? null : new Variable(grad), false, false);
     }
 
     /** Backward, keeping the saved tensors when {@code retainGraph} so that a second backward can run. */
     public void backward(Tensor grad, boolean retainGraph) {
-        Engine.backward(this, grad, retainGraph);
+        Engine.backward(this, grad == null ? null : new Variable(grad), retainGraph, false);
+    }
+
+    /**
+     * Backward with PyTorch's {@code (gradient, retain_graph, create_graph)}: with {@code createGraph} the
+     * backward pass is itself recorded, so each leaf's gradient ({@link #gradVariable()}) can be
+     * differentiated again; it implies {@code retainGraph}, as in PyTorch.
+     */
+    public void backward(Tensor grad, boolean retainGraph, boolean createGraph) {
+        backward(grad == null ? null : new Variable(grad), retainGraph, createGraph);
+    }
+
+    /** As {@link #backward(Tensor, boolean, boolean)}, with an upstream gradient that may itself have a history. */
+    public void backward(Variable grad, boolean retainGraph, boolean createGraph) {
+        Engine.backward(this, grad, retainGraph || createGraph, createGraph);
     }
 
     // ---------------------------------------------------------------- the primitives of ArrayOps

@@ -23,12 +23,12 @@ final class ViewOps {
     /** view, reshape, (un)squeeze, (un)flatten: the gradient is reshaped back. */
     static Variable reshapeLike(String name, Variable x, Tensor y) {
         int[] shape = x.data.shape();
-        return viewOf(Op.of(name, y, x).backward((g, n) -> new Tensor[] {g.reshape(shape)}), x);
+        return viewOf(Op.of(name, y, x).backward((g, n) -> new Variable[] {g.reshape(shape)}), x);
     }
 
     static Variable transpose(Variable x, int d0, int d1) {
         Tensor y = x.data.transpose(d0, d1);
-        return viewOf(Op.of("transpose", y, x).backward((g, n) -> new Tensor[] {g.transpose(d0, d1)}), x);
+        return viewOf(Op.of("transpose", y, x).backward((g, n) -> new Variable[] {g.transpose(d0, d1)}), x);
     }
 
     static Variable permute(Variable x, int[] dims) {
@@ -38,12 +38,12 @@ final class ViewOps {
         for (int i = 0; i < d.length; i++) {
             inverse[d[i]] = i;
         }
-        return viewOf(Op.of("permute", y, x).backward((g, n) -> new Tensor[] {g.permute(inverse)}), x);
+        return viewOf(Op.of("permute", y, x).backward((g, n) -> new Variable[] {g.permute(inverse)}), x);
     }
 
     static Variable expand(Variable x, int[] sizes) {
         Tensor y = x.data.expand(sizes);
-        return viewOf(Op.of("expand", y, x).backward((g, n) -> new Tensor[] {g}), x);
+        return viewOf(Op.of("expand", y, x).backward((g, n) -> new Variable[] {g}), x);
     }
 
     static Variable slice(Variable x, int dim, int start, int end, int step) {
@@ -66,7 +66,13 @@ final class ViewOps {
         Tensor y = x.data.unfold(dim, size, step);
         int[] shape = x.data.shape();
         int d = Shape.wrapDim(dim, shape.length);
-        return viewOf(Op.of("unfold", y, x).backward((g, n) -> new Tensor[] {unfoldBackward(g, shape, d, size, step)}), x);
+        return viewOf(Op.of("unfold", y, x).backward((g, n) -> new Variable[] {unfoldBackward(g, shape, d, size, step)}), x);
+    }
+
+    /** unfold's backward as an op of its own: linear in g, so its gradient is unfold again. */
+    private static Variable unfoldBackward(Variable g, int[] shape, int d, int size, int step) {
+        Tensor z = unfoldBackward(g.data, shape, d, size, step);
+        return Op.of("unfold_backward", z, g).backward((gg, n) -> new Variable[] {gg.unfold(d, size, step)});
     }
 
     /**
@@ -125,17 +131,17 @@ final class ViewOps {
         if (!Double.isFinite(value)) {
             op.allowNonFinite();
         }
-        return op.backward((g, n) -> new Tensor[] {g.pad(back, 0.0)});
+        return op.backward((g, n) -> new Variable[] {g.pad(back, 0.0)});
     }
 
     /** contiguous and clone: a copy whose gradient passes through. */
     static Variable copy(String name, Variable x) {
         Tensor y = x.data.clone();
-        return Op.of(name, y, x).backward((g, n) -> new Tensor[] {g});
+        return Op.of(name, y, x).backward((g, n) -> new Variable[] {g});
     }
 
     static Variable flip(Variable x, int[] dims) {
         Tensor y = x.data.flip(dims);
-        return Op.of("flip", y, x).backward((g, n) -> new Tensor[] {g.flip(dims)});
+        return Op.of("flip", y, x).backward((g, n) -> new Variable[] {g.flip(dims)});
     }
 }

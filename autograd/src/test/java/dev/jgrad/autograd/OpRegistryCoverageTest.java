@@ -33,6 +33,7 @@ class OpRegistryCoverageTest {
             Map.entry("scalar", "makes a 0-d leaf"),
             Map.entry("newScalar", "makes a 0-d constant of the same dtype"),
             Map.entry("detach", "cuts the history: its gradient is none by definition"),
+            Map.entry("gradVariable", "reads the accumulated gradient; not an op"),
             Map.entry("requiresGrad", "sets a flag on a leaf"),
             Map.entry("retainGrad", "keeps a non-leaf's gradient; no rule"),
             Map.entry("to", "a dtype conversion; the rule casts the gradient back, checked by AutogradRulesTest"),

@@ -78,7 +78,8 @@ public final class Attention {
     private static Variable maskedSoftmax(Variable scores, Tensor mask, boolean causal, double scale) {
         Tensor y = MaskedSoftmax.forward(scores.data(), mask, causal, scale);
         return CustomFunction.apply("masked_softmax", y, new Variable[] {scores}, new Tensor[] {y},
-                (g, saved, needs) -> new Tensor[] {MaskedSoftmax.backward(g, saved[0], scale)});
+                (g, saved, needs) -> new Tensor[] {MaskedSoftmax.backward(g, saved[0], scale)},
+                in -> maskedWeights(in[0].mul(scale), causal ? union(mask, causalMask(scores.size(-2), scores.size(-1))) : mask));
     }
 
     /** The positions masked by either bool mask (broadcast together); {@code a} may be null. */
@@ -88,8 +89,13 @@ public final class Attention {
 
     /** softmax over the last dim with {@code mask} applied (rows with every key masked give zero weights), times v. */
     static Variable weightsTimesValues(Variable scores, Tensor mask, Variable v) {
+        return maskedWeights(scores, mask).matmul(v);
+    }
+
+    /** softmax over the last dim with {@code mask} applied: rows with every key masked give zero weights. */
+    private static Variable maskedWeights(Variable scores, Tensor mask) {
         if (mask == null) {
-            return scores.softmax(-1).matmul(v);
+            return scores.softmax(-1);
         }
         Tensor emptyRows = mask.all(-1, true);
         Variable masked = scores.maskedFill(mask, Double.NEGATIVE_INFINITY);
@@ -101,7 +107,7 @@ public final class Attention {
         if (anyEmpty) {
             w = w.maskedFill(emptyRows, 0.0);
         }
-        return w.matmul(v);
+        return w;
     }
 
     /**

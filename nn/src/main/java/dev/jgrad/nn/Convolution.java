@@ -72,6 +72,17 @@ public final class Convolution {
                     : fused(x.unsqueeze(2), w.unsqueeze(2), b, new int[] {1, kernel[0]}, new int[] {1, stride[0]},
                             new int[] {0, padding[0]}, new int[] {1, dilation[0]}, new int[] {1, out[0]}).squeeze(2);
         }
+        return composite(x, w, b, kernel, stride, padding, dilation, groups, k, out);
+    }
+
+    /** The convolution as im2col in differentiable ops: the definition of the fused op, and what it cannot run. */
+    private static Variable composite(Variable x, Variable w, Variable b, int[] kernel, int[] stride, int[] padding, int[] dilation,
+                                      int groups, int k, int[] out) {
+        int[] xs = x.shape();
+        int[] ws = w.shape();
+        int n = xs[0];
+        int c = xs[1];
+        int oc = ws[0];
         Variable cols = windows(x.pad(padPairs(padding)), kernel, stride, dilation, k);
         // cols: (N, C, *out, *kernel), a view. Copied once into im2col's columns (N, [G,] C/G * prod(kernel), positions),
         // whose rows run along the output's last dim; the weight (OC, C/G * prod(kernel)) times each sample's columns
@@ -137,7 +148,7 @@ public final class Convolution {
             ConvKernels.ConvGradients d = ConvKernels.conv2dBackward(g, saved[0], saved[1], geo,
                     new boolean[] {needs[0], needs[1], needs.length > 2 && needs[2]});
             return b == null ? new Tensor[] {d.input(), d.weight()} : new Tensor[] {d.input(), d.weight(), d.bias()};
-        });
+        }, in -> composite(in[0], in[1], in.length > 2 ? in[2] : null, kernel, stride, padding, dilation, 1, 2, out));
     }
 
     /** The windows of x {@code (N, C, *spatial)}: {@code (N, C, *out, *kernel)}, a view (dilation takes every d-th element). */

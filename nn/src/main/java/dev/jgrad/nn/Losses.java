@@ -182,7 +182,8 @@ public final class Losses {
         Variable per = CustomFunction.apply("bce_with_logits", loss, new Variable[] {logits, target}, new Tensor[] {x, y},
                 (g, saved, needs) -> new Tensor[] {
                     needs[0] ? g.mul(saved[0].sigmoid().sub(saved[1])) : null,
-                    needs[1] ? g.mul(saved[0].neg()) : null});
+                    needs[1] ? g.mul(saved[0].neg()) : null},
+                in -> in[0].relu().sub(in[0].mul(in[1].to(in[0].dtype()))).add(in[0].abs().neg().exp().log1p()));
         return reduce(per, reduction);
     }
 }

@@ -77,10 +77,19 @@ public final class Pooling {
                 : new PoolKernels.Window(kernel.clone(), s, padding.clone(), dilation.clone(), geo.out[0], geo.out[1]);
         PoolKernels.Pooled r = PoolKernels.maxPool2d(planes.data(), win);
         int[] planeShape = planes.shape();
+        // Its definition: the input read at the maxima found (piecewise linear, so exact where it is differentiable).
         Variable y = CustomFunction.apply(name, r.values(), new Variable[] {planes}, new Tensor[] {r.indices()},
-                (g, saved, needs) -> new Tensor[] {PoolKernels.maxPool2dBackward(g, saved[0], planeShape, win)});
+                (g, saved, needs) -> new Tensor[] {PoolKernels.maxPool2dBackward(g, saved[0], planeShape, win)},
+                ins -> readAt(ins[0], PoolKernels.flatIndices(r.indices(), win, planeShape[planeShape.length - 1])));
         y = k == 1 ? y.squeeze(-2) : y;
         return x.dim() == k + 1 ? y.squeeze(0) : y;
+    }
+
+    /** The elements of each plane of {@code planes (N, C, H, W)} at the flat positions {@code flat (N, C, oh, ow)}. */
+    private static Variable readAt(Variable planes, Tensor flat) {
+        int[] s = flat.shape();
+        Variable rows = planes.reshape(s[0], s[1], -1);
+        return rows.gather(2, flat.reshape(s[0], s[1], -1)).reshape(s);
     }
 
     /** An unbatched {@code (C, *spatial)} input gets a batch dim of 1. */

@@ -36,10 +36,24 @@ public final class Recurrent {
         if (Functional.allFloat32(x, h0, c0, wIh, wHh, bIh, bHh)) {
             return fusedLstm(x, h0, c0, wIh, wHh, bIh, bHh);
         }
+        List<Variable[]> steps = steps(x, h0, c0, wIh, wHh, bIh, bHh);
+        List<Variable> outs = new ArrayList<>(steps.size());
+        Variable h = h0;
+        Variable c = c0;
+        for (Variable[] hc : steps) {
+            h = hc[0];
+            c = hc[1];
+            outs.add(h);
+        }
+        return new State(Variable.stack(outs, 1), h, c);
+    }
+
+    /** The composite's steps: the hidden and cell state {@code (B, H)} after each. */
+    private static List<Variable[]> steps(Variable x, Variable h0, Variable c0, Variable wIh, Variable wHh, Variable bIh, Variable bHh) {
         Variable projected = project(x, wIh, bIh, bHh);
         Variable h = h0;
         Variable c = c0;
-        List<Variable> outs = new ArrayList<>(x.size(1));
+        List<Variable[]> out = new ArrayList<>(x.size(1));
         // One transposed view for all steps: their gradients add up in its layout, and reach wHh transposed once.
         Variable wHhT = wHh.t();
         for (int t = 0; t < x.size(1); t++) {
@@ -50,9 +64,18 @@ public final class Recurrent {
             Variable o = q.get(3).sigmoid();
             c = f.mul(c).add(i.mul(g));
             h = o.mul(c.tanh());
-            outs.add(h);
+            out.add(new Variable[] {h, c});
         }
-        return new State(Variable.stack(outs, 1), h, c);
+        return out;
+    }
+
+    /** The fused op's output {@code (T, B, 2H)}, {@code [h_t | c_t]} for every step, from the composite: its definition. */
+    private static Variable fusedOutput(Variable x, Variable h0, Variable c0, Variable wIh, Variable wHh, Variable bIh, Variable bHh) {
+        List<Variable> rows = new ArrayList<>();
+        for (Variable[] hc : steps(x, h0, c0, wIh, wHh, bIh, bHh)) {
+            rows.add(Variable.cat(1, hc[0], hc[1]));
+        }
+        return Variable.stack(rows, 0);
     }
 
     /**
@@ -96,7 +119,8 @@ public final class Recurrent {
                         grads[i] = needs[i] ? d.bias() : null;
                     }
                     return grads;
-                });
+                }, in -> fusedOutput(in[0], in[1], in[2], in[3], in[4], bIh == null ? null : in[5],
+                        bHh == null ? null : in[bIh == null ? 5 : 6]));
         Variable y = out.narrow(2, 0, hidden).transpose(0, 1);
         Variable last = out.select(0, steps - 1);
         return new State(y, last.narrow(1, 0, hidden), last.narrow(1, hidden, hidden));

@@ -305,6 +305,14 @@ public final class Tensor implements ArrayOps<Tensor> {
     }
 
     /**
+     * ReLU's backward, PyTorch's {@code threshold_backward}: {@code grad} where {@code output > 0}, zero
+     * elsewhere (a NaN output passes its gradient), in one fused pass for float32.
+     */
+    public static Tensor thresholdBackward(Tensor grad, Tensor output) {
+        return Elementwise.reluBackward(grad, output);
+    }
+
+    /**
      * Keeps this tensor's memory (shared with its views) when the {@link Memory#scope()} it was made in
      * closes, so it can be used after it; outside a scope it does nothing. Returns this tensor.
      */

@@ -1,6 +1,7 @@
 package dev.jgrad.examples.conformance;
 
 import dev.jgrad.tensor.ValuesIndices;
+import dev.jgrad.autograd.Autograd;
 import dev.jgrad.autograd.Variable;
 import dev.jgrad.tensor.Index;
 import dev.jgrad.tensor.ScatterReduce;
@@ -96,6 +97,7 @@ final class CoreOps {
             return x.slice(dim, s.integer("start", 0), s.integer("end", size), s.integer("step", 1));
         });
         t.put("select", s -> s.var(0).select(s.integer("dim"), s.integer("index")));
+        t.put("grad", CoreOps::grad);
         t.put("split", s -> s.var(0).split(s.integer("split_size"), s.integer("dim", 0)));
         t.put("chunk", s -> s.var(0).chunk(s.integer("chunks"), s.integer("dim", 0)));
         t.put("tensor_split", s -> s.var(0).tensorSplit(s.integer("sections"), s.integer("dim", 0)));
@@ -261,5 +263,23 @@ final class CoreOps {
             return Index.ELLIPSIS;
         }
         return Index.of(s.named(name).data());
+    }
+
+    /**
+     * {@code torch.autograd.grad(out, inputs, grad_outputs, create_graph, retain_graph, allow_unused)}. JSON has
+     * no None, so an unused input (with allow_unused) gets zeros of its shape, as the corpus expects.
+     */
+    private static Object grad(Step s) {
+        boolean create = s.flag("create_graph", false);
+        boolean retain = s.flag("retain_graph", create);
+        List<Variable> inputs = s.vars(1);
+        Variable gradOutput = s.has("grad_outputs") ? s.named(s.text("grad_outputs", null)) : null;
+        List<Variable> grads = Autograd.grad(List.of(s.var(0)), inputs, java.util.Collections.singletonList(gradOutput), create,
+                retain, s.flag("allow_unused", false));
+        List<Variable> out = new java.util.ArrayList<>(grads.size());
+        for (int i = 0; i < grads.size(); i++) {
+            out.add(grads.get(i) != null ? grads.get(i) : Variable.of(Tensor.zerosLike(inputs.get(i).data())));
+        }
+        return out;
     }
 }

@@ -84,6 +84,25 @@ public final class PoolKernels {
         return new Pooled(values, indices);
     }
 
+    /**
+     * The int64 flat index of each maximum in its plane, whichever form {@link Pooled#indices()} has
+     * ({@code w}: the plane's width).
+     */
+    public static Tensor flatIndices(Tensor indices, Window win, int w) {
+        if (indices.dtype() == DType.INT64) {
+            return indices;
+        }
+        float[] off = floats(indices);
+        int io = offset(indices);
+        int per = win.outH * win.outW;
+        long[] flat = new long[indices.numel()];
+        for (int i = 0; i < flat.length; i++) {
+            int j = i % per;
+            flat[i] = (long) off[io + i] + 2L * (j / win.outW) * w + 2L * (j % win.outW);
+        }
+        return Tensor.of(flat, indices.shape());
+    }
+
     /** The usual 2x2 window at stride 2 without padding or dilation, every window inside the plane: four reads in window order. */
     static boolean halves(Window win, int h, int w) {
         return 2 * win.outH <= h && 2 * win.outW <= w && win.kernel[0] == 2 && win.kernel[1] == 2 && win.stride[0] == 2 && win.stride[1] == 2 && win.padding[0] == 0
