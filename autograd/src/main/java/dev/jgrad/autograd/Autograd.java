@@ -1,6 +1,12 @@
 package dev.jgrad.autograd;
 
+import dev.jgrad.tensor.Shape;
+import dev.jgrad.tensor.Tensor;
+
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.function.Function;
 
 /**
  * {@code torch.autograd.grad}: the gradients of outputs with respect to chosen inputs, returned rather
@@ -15,6 +21,10 @@ import java.util.List;
  * With {@code createGraph} the backward pass is recorded, so what it returns can be differentiated again,
  * to any order; without it the gradients are constants. {@code retainGraph} (default: {@code createGraph},
  * as in PyTorch) keeps the graph's saved values for another pass.
+ *
+ * <p>The helpers of {@code torch.autograd.functional} take a function of tensors and the point at which to
+ * differentiate it, and return tensors: {@link #vjp}, {@link #jvp}, {@link #hvp}, {@link #jacobian},
+ * {@link #hessian}.
  */
 public final class Autograd {
     private Autograd() {
@@ -49,5 +59,158 @@ public final class Autograd {
     /** The gradient of a one-element output with respect to one input, as a constant. */
     public static Variable grad(Variable output, Variable input) {
         return grad(output, input, false);
+    }
+
+    /** A function's value at the point, and one of its derivatives there (one tensor per input, or one in all). */
+    public record Derivative(Tensor value, List<Tensor> derivatives) {
+    }
+
+    /**
+     * The vector-Jacobian product {@code v^T J} of {@code fn} at {@code inputs}: one backward pass, as
+     * {@code torch.autograd.functional.vjp}. {@code v} has the output's shape (null for a one-element output).
+     */
+    public static Derivative vjp(Function<Variable[], Variable> fn, Tensor[] inputs, Tensor v) {
+        Variable[] xs = leaves(inputs);
+        Variable out = fn.apply(xs);
+        checkShape("vjp", "v", v, out);
+        List<Variable> g = grad(List.of(out), List.of(xs), java.util.Collections.singletonList(v == null ? null : Variable.of(v)),
+                false, false, true);
+        return new Derivative(out.data(), values(g, xs));
+    }
+
+    /**
+     * The Jacobian-vector product {@code J v} of {@code fn} at {@code inputs} ({@code v}: one tensor per input, of its
+     * shape), as {@code torch.autograd.functional.jvp}, by the double-backward trick: the vjp with a dummy {@code u} is
+     * linear in {@code u}, and its vjp with {@code v} is {@code J v}.
+     */
+    public static Derivative jvp(Function<Variable[], Variable> fn, Tensor[] inputs, Tensor[] v) {
+        Variable[] xs = leaves(inputs);
+        checkTangents("jvp", inputs, v);
+        Variable out = fn.apply(xs);
+        Variable u = Variable.of(Tensor.zerosLike(out.data()), true);
+        List<Variable> g = grad(List.of(out), List.of(xs), List.of(u), true, true, true);
+        List<Variable> used = new ArrayList<>();
+        List<Variable> tangents = new ArrayList<>();
+        for (int i = 0; i < xs.length; i++) {
+            if (g.get(i) != null && g.get(i).requiresGrad()) {
+                used.add(g.get(i));
+                tangents.add(Variable.of(v[i].to(g.get(i).dtype())));
+            }
+        }
+        if (used.isEmpty()) {
+            return new Derivative(out.data(), List.of(Tensor.zerosLike(out.data())));
+        }
+        Variable jv = grad(used, List.of(u), tangents, false, false, true).get(0);
+        return new Derivative(out.data(), List.of(jv == null ? Tensor.zerosLike(out.data()) : jv.data()));
+    }
+
+    /**
+     * The Hessian-vector product {@code H v} of a one-element {@code fn} at {@code inputs} ({@code v}: one tensor per
+     * input), as {@code torch.autograd.functional.vhp}/{@code hvp} (the Hessian is symmetric): the gradient taken
+     * with createGraph, then its vjp with {@code v}. Two backward passes; the Hessian itself is never formed.
+     */
+    public static Derivative hvp(Function<Variable[], Variable> fn, Tensor[] inputs, Tensor[] v) {
+        Variable[] xs = leaves(inputs);
+        checkTangents("hvp", inputs, v);
+        Variable out = fn.apply(xs);
+        checkShape("hvp", "the output", null, out);
+        List<Variable> g = grad(List.of(out), List.of(xs), null, true, true, true);
+        List<Variable> used = new ArrayList<>();
+        List<Variable> tangents = new ArrayList<>();
+        for (int i = 0; i < xs.length; i++) {
+            if (g.get(i) != null && g.get(i).requiresGrad()) {
+                used.add(g.get(i));
+                tangents.add(Variable.of(v[i].to(g.get(i).dtype())));
+            }
+        }
+        if (used.isEmpty()) {
+            return new Derivative(out.data(), values(Arrays.asList(new Variable[xs.length]), xs));
+        }
+        return new Derivative(out.data(), values(grad(used, List.of(xs), tangents, false, false, true), xs));
+    }
+
+    /**
+     * The Jacobian of {@code fn} at {@code input}: shape {@code out.shape + input.shape}, one backward pass per output
+     * element (the graph is kept between them), as {@code torch.autograd.functional.jacobian}.
+     */
+    public static Tensor jacobian(Function<Variable, Variable> fn, Tensor input) {
+        Variable x = Variable.of(input, true);
+        Variable out = fn.apply(x);
+        return jacobianOf(out, x, input.shape());
+    }
+
+    /**
+     * The Hessian of a one-element {@code fn} at {@code input}: shape {@code input.shape + input.shape}, the Jacobian of
+     * its gradient (taken with createGraph), as {@code torch.autograd.functional.hessian}.
+     */
+    public static Tensor hessian(Function<Variable, Variable> fn, Tensor input) {
+        Variable x = Variable.of(input, true);
+        Variable out = fn.apply(x);
+        checkShape("hessian", "the output", null, out);
+        if (!out.requiresGrad()) {
+            return Tensor.zeros(input.dtype(), concat(input.shape(), input.shape()));
+        }
+        Variable g = grad(List.of(out), List.of(x), null, true, true, true).get(0);
+        return jacobianOf(g == null ? Variable.of(Tensor.zerosLike(input)) : g, x, input.shape());
+    }
+
+    private static Tensor jacobianOf(Variable out, Variable x, int[] inShape) {
+        int m = out.numel();
+        int n = x.numel();
+        Tensor jac = Tensor.zeros(x.dtype(), m, n);
+        if (out.requiresGrad()) {
+            for (int i = 0; i < m; i++) {
+                Tensor e = Tensor.zeros(out.dtype(), m);
+                e.set(1.0, i);
+                Variable row = grad(List.of(out), List.of(x), List.of(Variable.of(e.reshape(out.shape()))), false, true, true).get(0);
+                if (row != null) {
+                    jac.select(0, i).copyFrom(row.data().reshape(n).to(x.dtype()));
+                }
+            }
+        }
+        return jac.reshape(concat(out.shape(), inShape));
+    }
+
+    private static Variable[] leaves(Tensor[] inputs) {
+        Variable[] xs = new Variable[inputs.length];
+        for (int i = 0; i < inputs.length; i++) {
+            xs[i] = Variable.of(inputs[i], true);
+        }
+        return xs;
+    }
+
+    /** The gradients as tensors, zeros for an input the output does not depend on. */
+    private static List<Tensor> values(List<Variable> g, Variable[] xs) {
+        List<Tensor> r = new ArrayList<>(xs.length);
+        for (int i = 0; i < xs.length; i++) {
+            r.add(g.get(i) == null ? Tensor.zerosLike(xs[i].data()) : g.get(i).data());
+        }
+        return r;
+    }
+
+    private static void checkShape(String op, String what, Tensor v, Variable out) {
+        if (v == null ? out.numel() != 1 : !Arrays.equals(v.shape(), out.shape())) {
+            throw new dev.jgrad.tensor.ShapeException(op + ": " + (v == null
+                    ? what + " must have one element, got shape " + Shape.str(out.shape())
+                    : "v has shape " + Shape.str(v.shape()) + " but the output has shape " + Shape.str(out.shape())));
+        }
+    }
+
+    private static void checkTangents(String op, Tensor[] inputs, Tensor[] v) {
+        if (v.length != inputs.length) {
+            throw new IllegalArgumentException(op + ": " + v.length + " tangents for " + inputs.length + " inputs; give one per input");
+        }
+        for (int i = 0; i < v.length; i++) {
+            if (!Arrays.equals(v[i].shape(), inputs[i].shape())) {
+                throw new dev.jgrad.tensor.ShapeException(op + ": v[" + i + "] has shape " + Shape.str(v[i].shape()) + " but input "
+                        + i + " has shape " + Shape.str(inputs[i].shape()));
+            }
+        }
+    }
+
+    private static int[] concat(int[] a, int[] b) {
+        int[] r = Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, r, a.length, b.length);
+        return r;
     }
 }

@@ -63,7 +63,10 @@ public final class GradCheck {
         Variable out = fn.apply(vars);
         Tensor u = Tensor.randn(gen, out.shape()).to(DType.FLOAT64);
         Variable loss = out.mul(Variable.of(u)).sum();
-        loss.backward();
+        if (loss.requiresGrad()) {
+            // (A function that is constant in its inputs, as the derivative of floor, has zero gradients.)
+            loss.backward();
+        }
         Tensor[] analytic = new Tensor[inputs.length];
         for (int i = 0; i < inputs.length; i++) {
             analytic[i] = vars[i].grad() == null ? Tensor.zerosLike(data[i]) : vars[i].grad();
@@ -102,6 +105,45 @@ public final class GradCheck {
             }
         }
         return new Result(worstExcess <= 0, worstInput, worstIndex, worstA, worstN, worstExcess);
+    }
+
+    /**
+     * Checks the second derivatives of {@code fn} at {@code inputs}, as {@code torch.autograd.gradgradcheck}:
+     * the gradients of {@code fn} (taken with {@code createGraph}, for a random upstream gradient {@code v} that
+     * is itself an input) are a function of the inputs and {@code v}, whose own gradients are checked against
+     * central differences in float64 by {@link #check}. An input the gradients do not depend on gets zeros.
+     */
+    public static Result gradgradcheck(Function<Variable[], Variable> fn, Generator gen, double atol, double rtol, Tensor... inputs) {
+        Variable[] probe = new Variable[inputs.length];
+        for (int i = 0; i < inputs.length; i++) {
+            probe[i] = Variable.of(inputs[i].to(DType.FLOAT64), true);
+        }
+        int[] outShape = fn.apply(probe).shape();
+        Tensor[] all = java.util.Arrays.copyOf(inputs, inputs.length + 1);
+        all[inputs.length] = Tensor.randn(gen, outShape).to(DType.FLOAT64);
+        int n = inputs.length;
+        Function<Variable[], Variable> gradients = vars -> {
+            try (EnableGrad e = EnableGrad.enter()) {
+                Variable[] xs = java.util.Arrays.copyOf(vars, n);
+                Variable out = fn.apply(xs);
+                java.util.List<Variable> parts = new java.util.ArrayList<>();
+                if (!out.requiresGrad()) {
+                    return Variable.of(Tensor.zeros(DType.FLOAT64, 0));
+                }
+                java.util.List<Variable> gs = Autograd.grad(java.util.List.of(out), java.util.List.of(xs),
+                        java.util.List.of(vars[n]), true, true, true);
+                for (int i = 0; i < n; i++) {
+                    Variable g = gs.get(i) != null ? gs.get(i) : Variable.of(Tensor.zerosLike(xs[i].data()));
+                    parts.add(g.reshape(-1));
+                }
+                return Variable.cat(parts, 0);
+            }
+        };
+        return check(gradients, gen, atol, rtol, all);
+    }
+
+    public static Result gradgradcheck(Function<Variable[], Variable> fn, Tensor... inputs) {
+        return gradgradcheck(fn, new Generator(1234), ATOL, RTOL, inputs);
     }
 
     private static double contract(Function<Variable[], Variable> fn, Variable[] vars, Tensor u) {
