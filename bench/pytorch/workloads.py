@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The benchmark workloads of DESIGN.md (W1-W9) in PyTorch, with the same keys and units as
+"""The benchmark workloads of DESIGN.md (W1-W11) in PyTorch, with the same keys and units as
 `./jgrad bench --json`, for a side-by-side comparison on one machine.
 
 usage: python3 bench/pytorch/workloads.py [--threads 1,2] [--quick] > P.json
@@ -116,6 +116,28 @@ def measure(threads, quick):
     def lstm_step():
         lstm(sequence)[0].sum().backward()
     out["W9.lstm_fwd_bwd.64-128.T32.B32.ms"] = timed(lstm_step, seconds, repeats) * 1e3
+
+    critic = torch.nn.Sequential(torch.nn.Linear(64, 256), torch.nn.Tanh(), torch.nn.Linear(256, 1))
+    points = torch.randn(64, 64, requires_grad=True)
+
+    def wgan_gp_step():
+        d = critic(points)
+        gx, = torch.autograd.grad(d.sum(), points, create_graph=True)
+        penalty = ((gx.square().sum(1) + 1e-12).sqrt() - 1).square().mean()
+        penalty.backward()
+    out["W10.wgan_gp_penalty_grad.64-256-1.b64.ms"] = timed(wgan_gp_step, seconds, repeats) * 1e3
+
+    mlp = torch.nn.Sequential(torch.nn.Linear(64, 256), torch.nn.Tanh(), torch.nn.Linear(256, 1))
+    params = list(mlp.parameters())
+    inputs, targets = torch.randn(64, 64), torch.randn(64, 1)
+    vectors = [torch.randn_like(p) for p in params]
+
+    def hvp_step():
+        loss = torch.nn.functional.mse_loss(mlp(inputs), targets)
+        grads = torch.autograd.grad(loss, params, create_graph=True)
+        dot = sum((g * v).sum() for g, v in zip(grads, vectors))
+        torch.autograd.grad(dot, params)
+    out["W11.mlp_hvp.64-256-1.b64.ms"] = timed(hvp_step, seconds, repeats) * 1e3
     return out
 
 

@@ -61,7 +61,9 @@ public final class BenchRunner {
             new Workload("w8ConvFwdBwd", "W8.conv_relu_pool_conv_fwd_bwd.b64.1x28x28.ms", Unit.MS),
             new Workload("w8ConvFwdBwdScoped", "W8.conv_relu_pool_conv_fwd_bwd.b64.1x28x28.scoped.ms", Unit.MS),
             new Workload("w9LstmFwdBwd", "W9.lstm_fwd_bwd.64-128.T32.B32.ms", Unit.MS),
-            new Workload("w9LstmFwdBwdScoped", "W9.lstm_fwd_bwd.64-128.T32.B32.scoped.ms", Unit.MS));
+            new Workload("w9LstmFwdBwdScoped", "W9.lstm_fwd_bwd.64-128.T32.B32.scoped.ms", Unit.MS),
+            new Workload("w10WganGpPenaltyGrad", "W10.wgan_gp_penalty_grad.64-256-1.b64.ms", Unit.MS),
+            new Workload("w11MlpHvp", "W11.mlp_hvp.64-256-1.b64.ms", Unit.MS));
 
     /**
      * The benchmark methods whose name or key contains a match of {@code regex}, ignoring case
@@ -224,7 +226,21 @@ public final class BenchRunner {
      * DESIGN.md's order of the result keys: by workload, and W1's sizes from small to large (JMH reports
      * them sorted as strings, 1024 before 128).
      */
-    static final Comparator<String> REPORT_ORDER = Comparator.comparing((String k) -> k.substring(0, k.indexOf('.')))
+    static final Comparator<String> REPORT_ORDER = Comparator.comparingInt(BenchRunner::workloadNumber)
+            .thenComparing((String k) -> k.substring(0, Math.max(0, k.indexOf('.'))))
             .thenComparingInt(k -> k.startsWith("W1.") ? Integer.parseInt(k.split("\\.")[2]) : 0)
             .thenComparing(Comparator.naturalOrder());
+
+    /** The n of a key "Wn.…" (W10 after W9, not after W1); keys of another form sort last. */
+    private static int workloadNumber(String key) {
+        int dot = key.indexOf('.');
+        if (!key.startsWith("W") || dot < 2) {
+            return Integer.MAX_VALUE;
+        }
+        try {
+            return Integer.parseInt(key.substring(1, dot));
+        } catch (NumberFormatException e) {
+            return Integer.MAX_VALUE;
+        }
+    }
 }

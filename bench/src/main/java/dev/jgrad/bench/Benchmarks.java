@@ -209,4 +209,34 @@ public class Benchmarks {
     public double w9LstmFwdBwdScoped(Lstm s) {
         return scoped(s.w::step);
     }
+
+    @State(Scope.Benchmark)
+    public static class WganGp {
+        Workloads.WganGpStep w;
+
+        @Setup
+        public void setUp() {
+            w = new Workloads.WganGpStep(10);
+        }
+    }
+
+    @Benchmark
+    public double w10WganGpPenaltyGrad(WganGp s) {
+        return s.w.step();
+    }
+
+    @State(Scope.Benchmark)
+    public static class Hvp {
+        Workloads.HvpStep w;
+
+        @Setup
+        public void setUp() {
+            w = new Workloads.HvpStep(11);
+        }
+    }
+
+    @Benchmark
+    public double w11MlpHvp(Hvp s) {
+        return s.w.step();
+    }
 }

@@ -1,5 +1,6 @@
 package dev.jgrad.bench;
 
+import dev.jgrad.autograd.Autograd;
 import dev.jgrad.autograd.Variable;
 import dev.jgrad.nn.Conv2d;
 import dev.jgrad.nn.LSTM;
@@ -21,7 +22,7 @@ import java.util.List;
 import java.util.function.Function;
 
 /**
- * The workloads W5-W9 of DESIGN.md as plain Java, shared by the JMH benchmarks and the tests that check
+ * The workloads W5-W11 of DESIGN.md as plain Java, shared by the JMH benchmarks and the tests that check
  * they run (so a benchmark never measures code that does not work).
  */
 public final class Workloads {
@@ -147,6 +148,74 @@ public final class Workloads {
             Variable s = lstm.forward(x).output().sum();
             s.backward();
             return s.item();
+        }
+    }
+
+    /** The 2-layer MLP of W10 and W11: Linear(64, 256) - Tanh - Linear(256, 1), and a batch of 64. */
+    abstract static class SecondOrder {
+        final Sequential model;
+        final Variable x;
+
+        SecondOrder(long seed, boolean inputRequiresGrad) {
+            Generator g = new Generator(seed);
+            model = new Sequential(new Linear(64, 256, true, g), new Tanh(), new Linear(256, 1, true, g));
+            x = Variable.of(Tensor.randn(g, 64, 64), inputRequiresGrad);
+        }
+    }
+
+    /**
+     * W10: the gradient of WGAN-GP's penalty {@code mean((|grad_x D(x)| - 1)^2)} with respect to the critic's
+     * parameters: the input gradient taken with createGraph, then backward through it (the critic's gradients
+     * accumulate, as in W6).
+     */
+    public static final class WganGpStep extends SecondOrder {
+        public WganGpStep(long seed) {
+            super(seed, true);
+        }
+
+        public double step() {
+            Variable d = model.forward(x);
+            Variable gx = Autograd.grad(d.sum(), x, true);
+            Variable penalty = gx.square().sum(1, false).add(1e-12).sqrt().sub(1.0).square().mean();
+            penalty.backward();
+            return penalty.item();
+        }
+    }
+
+    /**
+     * W11: a Hessian-vector product of an MSE loss with respect to the MLP's parameters: the gradients taken with
+     * createGraph, their dot product with a fixed vector v, and its gradient (two backward passes).
+     */
+    public static final class HvpStep extends SecondOrder {
+        final Variable y;
+        final List<Parameter> params;
+        final List<Variable> v;
+
+        public HvpStep(long seed) {
+            super(seed, false);
+            Generator g = new Generator(seed + 1);
+            y = Variable.of(Tensor.randn(g, 64, 1));
+            params = model.parameters();
+            v = new java.util.ArrayList<>();
+            for (Parameter p : params) {
+                v.add(Variable.of(Tensor.randn(g, p.shape())));
+            }
+        }
+
+        public double step() {
+            return hessianTimesV().get(0).data().getDouble(0, 0);
+        }
+
+        /** H v, one tensor per parameter. */
+        List<Variable> hessianTimesV() {
+            Variable loss = Losses.mseLoss(model.forward(x), y);
+            List<Variable> g = Autograd.grad(List.of(loss), List.copyOf(params), null, true, true, false);
+            Variable dot = null;
+            for (int i = 0; i < g.size(); i++) {
+                Variable t = g.get(i).mul(v.get(i)).sum();
+                dot = dot == null ? t : dot.add(t);
+            }
+            return Autograd.grad(List.of(dot), List.copyOf(params), null, false, false, false);
         }
     }
 }

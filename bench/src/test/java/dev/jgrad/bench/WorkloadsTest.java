@@ -4,6 +4,7 @@ import dev.jgrad.tensor.Tensor;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The benchmarked workloads do what their names say, so a benchmark never times code that does not work. */
@@ -66,5 +67,51 @@ class WorkloadsTest {
             assertTrue(p.grad().allFinite() && p.grad().abs().sum().item() > 0);
         }
         assertArrayEquals(new int[] {512, 64}, w.lstm.parameters().get(0).shape());
+    }
+
+    @Test
+    void wganGpStepGivesTheCriticAFiniteGradientThroughTheInputGradient() {
+        Workloads.WganGpStep w = new Workloads.WganGpStep(10);
+        double penalty = w.step();
+        assertTrue(Double.isFinite(penalty) && penalty >= 0, "penalty " + penalty);
+        for (int i = 0; i < 3; i++) {
+            Tensor g = w.model.parameters().get(i).grad();
+            assertTrue(g.allFinite() && g.abs().sum().item() > 0, "parameter " + i);
+        }
+        // The last bias shifts D(x) but not its input gradient: the penalty does not reach it.
+        assertEquals(null, w.model.parameters().get(3).grad());
+    }
+
+    @Test
+    void hvpStepMatchesTheDifferenceOfGradientsAlongV() {
+        Workloads.HvpStep w = new Workloads.HvpStep(11);
+        w.step();
+        java.util.List<dev.jgrad.autograd.Variable> hv = w.hessianTimesV();
+        double eps = 2e-3;
+        java.util.List<Tensor> plus = gradientsShiftedAlongV(w, eps);
+        java.util.List<Tensor> minus = gradientsShiftedAlongV(w, -eps);
+        for (int i = 0; i < hv.size(); i++) {
+            Tensor fd = plus.get(i).sub(minus.get(i)).div(2 * eps);
+            double scale = fd.abs().amax().item();
+            double off = hv.get(i).data().sub(fd).abs().amax().item();
+            assertTrue(off <= 0.02 * scale + 1e-4, "parameter " + i + ": H v is off the central difference by " + off + " of " + scale);
+        }
+    }
+
+    /** The loss's gradients at the parameters moved by {@code eps v} (then moved back). */
+    private static java.util.List<Tensor> gradientsShiftedAlongV(Workloads.HvpStep w, double eps) {
+        for (int i = 0; i < w.params.size(); i++) {
+            w.params.get(i).data().addi(w.v.get(i).data().mul(eps));
+        }
+        for (var p : w.params) {
+            p.setGrad(null);
+        }
+        dev.jgrad.nn.Losses.mseLoss(w.model.forward(w.x), w.y).backward();
+        java.util.List<Tensor> g = new java.util.ArrayList<>();
+        for (int i = 0; i < w.params.size(); i++) {
+            g.add(w.params.get(i).grad().clone());
+            w.params.get(i).data().subi(w.v.get(i).data().mul(eps));
+        }
+        return g;
     }
 }

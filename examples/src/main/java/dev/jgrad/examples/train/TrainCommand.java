@@ -14,7 +14,8 @@ import java.util.concurrent.Callable;
 /** {@code jgrad train EXAMPLE [flags]}: the example trainers. */
 @Command(name = "train", mixinStandardHelpOptions = true,
         description = "Train one of the examples and leave metrics.csv, loss.png, summary.json and model.safetensors in --out.",
-        subcommands = {TrainCommand.Regression.class, TrainCommand.Attention.class, TrainCommand.Mlp.class, TrainCommand.Fashion.class})
+        subcommands = {TrainCommand.Regression.class, TrainCommand.Attention.class, TrainCommand.Mlp.class, TrainCommand.Fashion.class,
+            TrainCommand.Pinn.class})
 public final class TrainCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -92,6 +93,24 @@ public final class TrainCommand implements Callable<Integer> {
         @Override
         void train() {
             FashionExample.run(model, data == null ? FashionExample.DEFAULT_DATA : data, options, System.out);
+        }
+    }
+
+    @Command(name = "pinn", mixinStandardHelpOptions = true,
+            description = {"A physics-informed network solves a PDE with a known solution: a tanh MLP u(x) whose loss is the PDE's "
+                + "residual (second derivatives of u by its input, through createGraph) at collocation points drawn each step, plus u on "
+                + "the boundary; writes solution.png (prediction, exact solution and error) and the relative L2 error (summary.json).",
+                "Problems: poisson1d, -u'' = pi^2 sin(pi x) on [0, 1] (the default); poisson2d, -(u_xx + u_yy) = 2 pi^2 sin(pi x) sin(pi y)"
+                + " on the unit square. An epoch is " + PinnExample.STEPS_PER_EPOCH + " steps.",
+                "Defaults: poisson1d 30 epochs, 128 points; poisson2d 60 epochs, 512 points; Adam lr 0.002 with cosine decay."})
+    static final class Pinn extends Example {
+        @Option(names = "--problem", paramLabel = "NAME", defaultValue = "poisson1d",
+                description = "the PDE: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE})")
+        PinnExample.Problem problem;
+
+        @Override
+        void train() {
+            PinnExample.run(problem, options, System.out);
         }
     }
 }
