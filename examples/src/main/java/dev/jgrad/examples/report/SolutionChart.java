@@ -62,13 +62,16 @@ public final class SolutionChart {
         lines.setSeriesPaint(0, EXACT);
         lines.setSeriesStroke(0, new BasicStroke(5f));
         lines.setSeriesPaint(1, PREDICTED);
-        lines.setSeriesStroke(1, new BasicStroke(2f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f, new float[] {8f, 5f}, 0f));
+        lines.setSeriesStroke(1, new BasicStroke(2.5f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f, new float[] {9f, 6f}, 0f));
         XYPlot solution = new XYPlot(top, null, new NumberAxis("u(x)"), lines);
+        // The prediction is drawn over the exact solution, which it should hide but for the dashes' gaps.
+        solution.setSeriesRenderingOrder(org.jfree.chart.plot.SeriesRenderingOrder.FORWARD);
         XYLineAndShapeRenderer errLine = new XYLineAndShapeRenderer(true, false);
         errLine.setSeriesPaint(0, ERROR);
         errLine.setSeriesStroke(0, new BasicStroke(1.5f));
         NumberAxis errAxis = new NumberAxis("error");
         errAxis.setAutoRangeIncludesZero(true);
+        errAxis.setNumberFormatOverride(new Scientific());
         XYPlot error = new XYPlot(new XYSeriesCollection(err), null, errAxis, errLine);
         CombinedDomainXYPlot plot = new CombinedDomainXYPlot(new NumberAxis("x"));
         plot.add(solution, 3);
@@ -160,6 +163,24 @@ public final class SolutionChart {
             return new Color((int) Math.round(a.getRed() + (b.getRed() - a.getRed()) * t),
                     (int) Math.round(a.getGreen() + (b.getGreen() - a.getGreen()) * t),
                     (int) Math.round(a.getBlue() + (b.getBlue() - a.getBlue()) * t));
+        }
+    }
+
+    /** Tick labels such as 2.5e-04 and 0 (the axis's own format writes 2.5E-4 and 0E0). */
+    private static final class Scientific extends java.text.NumberFormat {
+        @Override
+        public StringBuffer format(double v, StringBuffer to, java.text.FieldPosition pos) {
+            return to.append(v == 0 ? "0" : String.format(java.util.Locale.ROOT, "%.1e", v));
+        }
+
+        @Override
+        public StringBuffer format(long v, StringBuffer to, java.text.FieldPosition pos) {
+            return format((double) v, to, pos);
+        }
+
+        @Override
+        public Number parse(String source, java.text.ParsePosition pos) {
+            return null;
         }
     }
 }

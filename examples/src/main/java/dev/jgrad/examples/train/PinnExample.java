@@ -196,7 +196,7 @@ public final class PinnExample {
 
         @Override
         public int epochs() {
-            return 30;
+            return 60;
         }
 
         @Override

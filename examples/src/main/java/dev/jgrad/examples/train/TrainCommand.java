@@ -102,7 +102,7 @@ public final class TrainCommand implements Callable<Integer> {
                 + "the boundary; writes solution.png (prediction, exact solution and error) and the relative L2 error (summary.json).",
                 "Problems: poisson1d, -u'' = pi^2 sin(pi x) on [0, 1] (the default); poisson2d, -(u_xx + u_yy) = 2 pi^2 sin(pi x) sin(pi y)"
                 + " on the unit square. An epoch is " + PinnExample.STEPS_PER_EPOCH + " steps.",
-                "Defaults: poisson1d 30 epochs, 128 points; poisson2d 60 epochs, 512 points; Adam lr 0.002 with cosine decay."})
+                "Defaults: poisson1d 60 epochs, 128 points; poisson2d 60 epochs, 512 points; Adam lr 0.002 with cosine decay."})
     static final class Pinn extends Example {
         @Option(names = "--problem", paramLabel = "NAME", defaultValue = "poisson1d",
                 description = "the PDE: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE})")
