@@ -92,13 +92,24 @@ class ReadmeTest {
 
     @Test
     void theWhereLogExampleGivesTheGradientsItStates() throws Exception {
-        java.util.List<String> blocks = javaBlocks(readme(), "### Why `where", "## Train your own model");
+        java.util.List<String> blocks = javaBlocks(readme(), "### Why `where", "### Gradients of gradients");
         assertEquals(2, blocks.size());
         String checks = "float[] g = x.grad().toFloatArray();\n"
                 + "if (!(g[0] == 0f && 1 / g[0] < 0 && Float.isNaN(g[1]) && g[2] == 0.5f)) throw new AssertionError(java.util.Arrays.toString(g));\n"
                 + "float[] h = z.grad().toFloatArray();\n"
                 + "if (!(h[0] == 0f && h[1] == 0f && h[2] == 0.5f)) throw new AssertionError(java.util.Arrays.toString(h));\n";
         compileAndRun("WhereLog", blocks.get(0) + blocks.get(1) + checks);
+    }
+
+    @Test
+    void theGradientsOfGradientsExampleGivesTheDerivativesItStates() throws Exception {
+        java.util.List<String> blocks = javaBlocks(readme(), "### Gradients of gradients", "## Train your own model");
+        assertEquals(1, blocks.size());
+        String checks = "float[] h = hv.toFloatArray();\n"
+                + "if (!(h.length == 2 && Math.abs(h[0] - 6f) < 1e-5 && Math.abs(h[1] - 12f) < 1e-5)) throw new AssertionError(java.util.Arrays.toString(h));\n"
+                + "float[] d = d2u.data().toFloatArray();\n"
+                + "for (int i = 0; i < 3; i++) if (Math.abs(d[i] + 4 * Math.sin(2 * 0.5 * i)) > 1e-5) throw new AssertionError(java.util.Arrays.toString(d));\n";
+        assertEquals("true\n", compileAndRun("GradGrad", blocks.get(0) + checks));
     }
 
     /** The starter project's program, from the repository's root or the examples module. */
