@@ -4,6 +4,7 @@ module dev.jgrad.nn {
 
     exports dev.jgrad.nn;
     exports dev.jgrad.nn.data;
+    exports dev.jgrad.nn.gpt;
     exports dev.jgrad.nn.io;
     exports dev.jgrad.nn.optim;
 }

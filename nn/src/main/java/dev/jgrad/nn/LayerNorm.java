@@ -15,10 +15,15 @@ public class LayerNorm extends Layer {
     }
 
     public LayerNorm(int[] normalizedShape, double eps, boolean elementwiseAffine) {
+        this(normalizedShape, eps, elementwiseAffine, true);
+    }
+
+    /** With {@code bias} false, a weight and no bias, as PyTorch 2.1's {@code LayerNorm(..., bias=False)} and nanoGPT's own. */
+    public LayerNorm(int[] normalizedShape, double eps, boolean elementwiseAffine, boolean bias) {
         this.normalizedShape = normalizedShape.clone();
         this.eps = eps;
         this.weight = registerParameter("weight", elementwiseAffine ? new Parameter(Tensor.ones(normalizedShape)) : null);
-        this.bias = registerParameter("bias", elementwiseAffine ? new Parameter(Tensor.zeros(normalizedShape)) : null);
+        this.bias = registerParameter("bias", elementwiseAffine && bias ? new Parameter(Tensor.zeros(normalizedShape)) : null);
     }
 
     @Override

@@ -32,6 +32,21 @@ public class Linear extends Layer {
                 ? new Parameter(Init.uniform(gen, Init.fanInBound(inFeatures), outFeatures)) : null);
     }
 
+    /**
+     * A linear layer around a weight {@code (out, in)} that another module owns (weight tying: GPT's {@code lm_head}
+     * and its token embedding). The parameter is registered here too; a state dict stores it once, under the name it
+     * was first reached by, as PyTorch's {@code state_dict} and Hugging Face's files do.
+     */
+    public Linear(Parameter tiedWeight, Parameter bias) {
+        if (tiedWeight.dim() != 2) {
+            throw new IllegalArgumentException("Linear: a tied weight must be (out, in), got " + java.util.Arrays.toString(tiedWeight.shape()));
+        }
+        this.outFeatures = tiedWeight.size(0);
+        this.inFeatures = tiedWeight.size(1);
+        this.weight = registerParameter("weight", tiedWeight);
+        this.bias = registerParameter("bias", bias);
+    }
+
     @Override
     public Variable forward(Variable x) {
         return Variable.linear(x, weight, bias);

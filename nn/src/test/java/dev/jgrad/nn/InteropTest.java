@@ -17,6 +17,10 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 
+import static dev.jgrad.nn.InteropFixtures.assertClose;
+import static dev.jgrad.nn.InteropFixtures.fixture;
+import static dev.jgrad.nn.InteropFixtures.json;
+import static dev.jgrad.nn.InteropFixtures.tensor;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -45,51 +49,6 @@ class InteropTest {
         Variable forward(Variable x, Tensor keyPadding, Tensor causal) {
             Variable a = attn.forward(x, x, x, keyPadding, causal, false);
             return head.forward(norm.forward(x.add(a)));
-        }
-    }
-
-    static byte[] fixture(String name) throws IOException {
-        String dir = System.getenv("JGRAD_INTEROP_DIR");
-        if (dir != null && !dir.isEmpty()) {
-            return Files.readAllBytes(Path.of(dir, name));
-        }
-        try (InputStream in = InteropTest.class.getResourceAsStream("/interop/" + name)) {
-            if (in == null) {
-                throw new IOException("missing test fixture /interop/" + name);
-            }
-            return in.readAllBytes();
-        }
-    }
-
-    @SuppressWarnings("unchecked")
-    static Map<String, Object> json(String name) throws IOException {
-        return (Map<String, Object>) Json.parse(new String(fixture(name), StandardCharsets.UTF_8));
-    }
-
-    @SuppressWarnings("unchecked")
-    static Tensor tensor(Object spec) {
-        Map<String, Object> m = (Map<String, Object>) spec;
-        List<Object> shapeList = (List<Object>) m.get("shape");
-        int[] shape = new int[shapeList.size()];
-        for (int i = 0; i < shape.length; i++) {
-            shape[i] = ((Number) shapeList.get(i)).intValue();
-        }
-        List<Object> data = (List<Object>) m.get("data");
-        DType dtype = DType.parse((String) m.get("dtype"));
-        double[] v = new double[data.size()];
-        for (int i = 0; i < v.length; i++) {
-            Object o = data.get(i);
-            v[i] = o instanceof Boolean ? ((Boolean) o ? 1 : 0) : ((Number) o).doubleValue();
-        }
-        return Tensor.fromDoubles(v, dtype, shape);
-    }
-
-    static void assertClose(Tensor expected, Tensor got) {
-        assertArrayEquals(expected.shape(), got.shape());
-        double[] e = expected.toDoubleArray();
-        double[] g = got.toDoubleArray();
-        for (int i = 0; i < e.length; i++) {
-            assertTrue(Math.abs(g[i] - e[i]) <= 1e-5 + 1e-4 * Math.abs(e[i]), "element " + i + ": got " + g[i] + ", PyTorch " + e[i]);
         }
     }
 

@@ -14,10 +14,10 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 
-import static dev.jgrad.nn.InteropTest.assertClose;
-import static dev.jgrad.nn.InteropTest.fixture;
-import static dev.jgrad.nn.InteropTest.json;
-import static dev.jgrad.nn.InteropTest.tensor;
+import static dev.jgrad.nn.InteropFixtures.assertClose;
+import static dev.jgrad.nn.InteropFixtures.fixture;
+import static dev.jgrad.nn.InteropFixtures.json;
+import static dev.jgrad.nn.InteropFixtures.tensor;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
