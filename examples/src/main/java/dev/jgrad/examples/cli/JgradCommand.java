@@ -12,7 +12,8 @@ import java.util.concurrent.Callable;
 /** {@code jgrad}: the top-level command; it only dispatches to its subcommands. */
 @Command(name = "jgrad", mixinStandardHelpOptions = true, versionProvider = JgradCommand.Version.class,
         description = "Train small models with jgrad, chart their loss, and check jgrad against PyTorch.",
-        subcommands = {dev.jgrad.examples.train.TrainCommand.class, PlotCommand.class, ConformanceCommand.class, CommandLine.HelpCommand.class},
+        subcommands = {dev.jgrad.examples.train.TrainCommand.class, SampleCommand.class, PlotCommand.class, ConformanceCommand.class,
+            CommandLine.HelpCommand.class},
         footer = {"", "./jgrad bench runs the JMH benchmarks of the workloads W1-W9 from their own jar (bench/target/jgrad-bench.jar)."})
 public final class JgradCommand implements Callable<Integer> {
     /** The version, and which kernels this JVM runs (the Vector API ones need --add-modules jdk.incubator.vector). */

@@ -15,7 +15,7 @@ import java.util.concurrent.Callable;
 @Command(name = "train", mixinStandardHelpOptions = true,
         description = "Train one of the examples and leave metrics.csv, loss.png, summary.json and model.safetensors in --out.",
         subcommands = {TrainCommand.Regression.class, TrainCommand.Attention.class, TrainCommand.Mlp.class, TrainCommand.Fashion.class,
-            TrainCommand.Pinn.class})
+            TrainCommand.Pinn.class, TrainCommand.Gpt.class})
 public final class TrainCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -111,6 +111,114 @@ public final class TrainCommand implements Callable<Integer> {
         @Override
         void train() {
             PinnExample.run(problem, options, System.out);
+        }
+    }
+
+    @Command(name = "gpt", mixinStandardHelpOptions = true, sortOptions = false,
+            description = {"nanoGPT's character-level language model: a GPT trained on the characters of a text file (--data), with "
+                + "AdamW (weight decay on the 2-d weights only), warm-up and cosine decay, gradient clipping; train and validation "
+                + "loss on a 90/10 split every --eval-interval iterations, with a sample printed each time. Writes metrics.csv, "
+                + "loss.png, summary.json, and model.safetensors, optimizer.safetensors and tokenizer.json whenever the validation "
+                + "loss improves; sample from them with 'jgrad sample --checkpoint DIR'.",
+                "Defaults: nanoGPT's CPU run of shakespeare_char (block 64, batch 12, 4 layers, 4 heads, width 128, 2000 iterations, "
+                + "lr 0.001 to 0.0001, dropout 0)."})
+    static final class Gpt extends Example {
+        @Option(names = "--data", paramLabel = "FILE.txt", description = "the text to learn, UTF-8 (Tiny Shakespeare: "
+                + "https://raw.githubusercontent.com/karpathy/char-rnn/master/data/tinyshakespeare/input.txt)")
+        Path data;
+        @Option(names = "--block-size", paramLabel = "N", defaultValue = "64", description = "context length (default: ${DEFAULT-VALUE})")
+        int blockSize;
+        @Option(names = "--n-layer", paramLabel = "N", defaultValue = "4", description = "transformer blocks (default: ${DEFAULT-VALUE})")
+        int nLayer;
+        @Option(names = "--n-head", paramLabel = "N", defaultValue = "4", description = "attention heads (default: ${DEFAULT-VALUE})")
+        int nHead;
+        @Option(names = "--n-embd", paramLabel = "N", defaultValue = "128", description = "width (default: ${DEFAULT-VALUE})")
+        int nEmbd;
+        @Option(names = "--dropout", paramLabel = "P", defaultValue = "0.0", description = "dropout (default: ${DEFAULT-VALUE})")
+        double dropout;
+        @Option(names = "--bias", description = "biases in the linear layers and layer norms (default: none, as nanoGPT's CPU run)")
+        boolean bias;
+        @Option(names = "--max-iters", paramLabel = "N", defaultValue = "2000", description = "training iterations (default: ${DEFAULT-VALUE})")
+        int maxIters;
+        @Option(names = "--lr-decay-iters", paramLabel = "N", description = "where the cosine reaches --min-lr (default: --max-iters)")
+        Integer lrDecayIters;
+        @Option(names = "--warmup-iters", paramLabel = "N", defaultValue = "100", description = "linear warm-up (default: ${DEFAULT-VALUE})")
+        int warmupIters;
+        @Option(names = "--min-lr", paramLabel = "RATE", defaultValue = "1e-4", description = "the rate at the end (default: ${DEFAULT-VALUE})")
+        double minLr;
+        @Option(names = "--weight-decay", paramLabel = "W", defaultValue = "0.1", description = "AdamW's decay of the 2-d weights (default: ${DEFAULT-VALUE})")
+        double weightDecay;
+        @Option(names = "--beta2", paramLabel = "B", defaultValue = "0.99", description = "AdamW's beta2 (default: ${DEFAULT-VALUE})")
+        double beta2;
+        @Option(names = "--grad-clip", paramLabel = "NORM", defaultValue = "1.0", description = "clip the gradient's norm, 0 for none (default: ${DEFAULT-VALUE})")
+        double gradClip;
+        @Option(names = "--eval-interval", paramLabel = "N", defaultValue = "250", description = "iterations between evaluations (default: ${DEFAULT-VALUE})")
+        int evalInterval;
+        @Option(names = "--eval-iters", paramLabel = "N", defaultValue = "20", description = "batches per evaluation and split (default: ${DEFAULT-VALUE})")
+        int evalIters;
+        @Option(names = "--sample-tokens", paramLabel = "N", defaultValue = "200", description = "characters sampled at each evaluation, 0 for none (default: ${DEFAULT-VALUE})")
+        int sampleTokens;
+
+        @Override
+        void train() {
+            if (data == null) {
+                throw new ParameterException(spec.commandLine(), "train gpt needs a text to learn: pass --data FILE.txt (Tiny Shakespeare: "
+                        + "curl -O https://raw.githubusercontent.com/karpathy/char-rnn/master/data/tinyshakespeare/input.txt)");
+            }
+            if (options.epochs != null) {
+                throw new ParameterException(spec.commandLine(), "train gpt counts iterations, not epochs: use --max-iters N");
+            }
+            GptExample.Settings s = new GptExample.Settings();
+            s.blockSize = positive("--block-size", blockSize);
+            s.nLayer = positive("--n-layer", nLayer);
+            s.nHead = positive("--n-head", nHead);
+            s.nEmbd = positive("--n-embd", nEmbd);
+            if (nEmbd % nHead != 0) {
+                throw new ParameterException(spec.commandLine(), "--n-embd (" + nEmbd + ") must be a multiple of --n-head (" + nHead + ")");
+            }
+            if (!(dropout >= 0 && dropout < 1)) {
+                throw new ParameterException(spec.commandLine(), "--dropout must be in [0, 1), got " + dropout);
+            }
+            s.dropout = dropout;
+            s.bias = bias;
+            s.maxIters = atLeast("--max-iters", maxIters, 0);
+            s.lrDecayIters = atLeast("--lr-decay-iters", lrDecayIters == null ? maxIters : lrDecayIters, 0);
+            s.warmupIters = atLeast("--warmup-iters", warmupIters, 0);
+            if (s.warmupIters > s.lrDecayIters) {
+                throw new ParameterException(spec.commandLine(), "--warmup-iters (" + s.warmupIters + ") must not exceed --lr-decay-iters ("
+                        + s.lrDecayIters + ")");
+            }
+            s.batchSize = options.batchSize(12);
+            s.learningRate = options.lr(1e-3);
+            s.minLr = nonNegative("--min-lr", minLr);
+            s.weightDecay = nonNegative("--weight-decay", weightDecay);
+            if (!(beta2 >= 0 && beta2 < 1)) {
+                throw new ParameterException(spec.commandLine(), "--beta2 must be in [0, 1), got " + beta2);
+            }
+            s.beta2 = beta2;
+            s.gradClip = nonNegative("--grad-clip", gradClip);
+            s.evalInterval = positive("--eval-interval", evalInterval);
+            s.evalIters = positive("--eval-iters", evalIters);
+            s.sampleTokens = atLeast("--sample-tokens", sampleTokens, 0);
+            GptExample.run(data, s, options, System.out);
+        }
+
+        private int positive(String flag, int v) {
+            return atLeast(flag, v, 1);
+        }
+
+        private int atLeast(String flag, int v, int min) {
+            if (v < min) {
+                throw new ParameterException(spec.commandLine(), flag + " must be at least " + min + ", got " + v);
+            }
+            return v;
+        }
+
+        private double nonNegative(String flag, double v) {
+            if (!(v >= 0) || Double.isInfinite(v)) {
+                throw new ParameterException(spec.commandLine(), flag + " must be a finite number, 0 or more, got " + v);
+            }
+            return v;
         }
     }
 }

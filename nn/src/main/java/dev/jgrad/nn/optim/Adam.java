@@ -19,6 +19,8 @@ public class Adam extends Optimizer {
     private final double eps;
     private final double weightDecay;
     private final boolean decoupled;
+    /** Per parameter, its group's weight decay; null when one decay holds for all. */
+    private double[] decayOf;
 
     public Adam(List<Parameter> params, double lr) {
         this(params, lr, 0.9, 0.999, 1e-8, 0);
@@ -43,8 +45,23 @@ public class Adam extends Optimizer {
         this.decoupled = decoupled;
     }
 
+    /** Parameter groups, as {@code torch.optim.Adam(W)([{"params": ..., "weight_decay": ...}, ...])}: each its own decay. */
+    protected Adam(List<ParamGroup> groups, double lr, double beta1, double beta2, double eps, boolean decoupled) {
+        this(ParamGroup.all(groups), lr, beta1, beta2, eps, 0, decoupled);
+        decayOf = ParamGroup.decays(groups);
+    }
+
+    @Override
+    protected void update(int index, Tensor p, Tensor grad, Map<String, Tensor> s) {
+        update(p, grad, s, decayOf == null ? weightDecay : decayOf[index]);
+    }
+
     @Override
     protected void update(Tensor p, Tensor grad, Map<String, Tensor> s) {
+        update(p, grad, s, weightDecay);
+    }
+
+    private void update(Tensor p, Tensor grad, Map<String, Tensor> s, double weightDecay) {
         double t = bumpStep(s);
         Tensor m = s.computeIfAbsent("exp_avg", k -> Tensor.zerosLike(p));
         Tensor v = s.computeIfAbsent("exp_avg_sq", k -> Tensor.zerosLike(p));

@@ -13,4 +13,12 @@ public class AdamW extends Adam {
     public AdamW(List<Parameter> params, double lr, double beta1, double beta2, double eps, double weightDecay) {
         super(params, lr, beta1, beta2, eps, weightDecay, true);
     }
+
+    /**
+     * With parameter groups, each its own weight decay; nanoGPT's optimizer is
+     * {@code new AdamW(ParamGroup.decayMatrices(model.parameters(), 0.1), 1e-3, 0.9, 0.99, 1e-8)}.
+     */
+    public AdamW(List<ParamGroup> groups, double lr, double beta1, double beta2, double eps) {
+        super(groups, lr, beta1, beta2, eps, true);
+    }
 }

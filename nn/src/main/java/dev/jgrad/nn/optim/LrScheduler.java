@@ -53,6 +53,28 @@ public class LrScheduler {
         });
     }
 
+    /**
+     * nanoGPT's {@code get_lr}: linear warm-up to the base rate over {@code warmupIters} ({@code lr (it + 1) / (warmup + 1)}),
+     * cosine decay to {@code minLr} at {@code decayIters}, then {@code minLr}. Call {@link #step()} once per iteration.
+     */
+    public static LrScheduler warmupCosineNanoGpt(Optimizer opt, int warmupIters, int decayIters, double minLr) {
+        double base = opt.lr();
+        if (warmupIters < 0 || decayIters < warmupIters) {
+            throw new IllegalArgumentException("warm-up iterations (" + warmupIters + ") must be 0 or more and at most the decay "
+                    + "iterations (" + decayIters + ")");
+        }
+        return new LrScheduler(opt, t -> {
+            if (t < warmupIters) {
+                return (t + 1) / (double) (warmupIters + 1);
+            }
+            if (t > decayIters) {
+                return minLr / base;
+            }
+            double ratio = decayIters == warmupIters ? 1.0 : (t - warmupIters) / (double) (decayIters - warmupIters);
+            return (minLr + 0.5 * (1 + Math.cos(Math.PI * ratio)) * (base - minLr)) / base;
+        });
+    }
+
     public void step() {
         t++;
         optimizer.setLr(baseLr * factor.applyAsDouble(t));

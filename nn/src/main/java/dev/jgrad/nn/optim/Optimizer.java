@@ -42,7 +42,7 @@ public abstract class Optimizer {
             for (int i = 0; i < params.size(); i++) {
                 Parameter p = params.get(i);
                 if (p.grad() != null) {
-                    update(p.data(), p.grad(), state.get(i));
+                    update(i, p.data(), p.grad(), state.get(i));
                     // The state lives across steps, so it outlives the step's Memory.scope().
                     state.get(i).values().forEach(Tensor::keep);
                 }
@@ -52,6 +52,11 @@ public abstract class Optimizer {
 
     /** Updates one parameter in place from its gradient and its state. */
     protected abstract void update(Tensor p, Tensor grad, Map<String, Tensor> state);
+
+    /** Updates parameter {@code index} (its position in {@link #params()}); optimizers with per-parameter settings override this. */
+    protected void update(int index, Tensor p, Tensor grad, Map<String, Tensor> state) {
+        update(p, grad, state);
+    }
 
     /** Zeroes every parameter's gradient, keeping the buffers. */
     public void zeroGrad() {

@@ -1,0 +1,224 @@
+package dev.jgrad.examples.train;
+
+import dev.jgrad.autograd.NoGrad;
+import dev.jgrad.autograd.Variable;
+import dev.jgrad.examples.UserError;
+import dev.jgrad.examples.report.Metrics;
+import dev.jgrad.nn.data.CharTokenizer;
+import dev.jgrad.nn.gpt.GPT;
+import dev.jgrad.nn.gpt.GPTConfig;
+import dev.jgrad.nn.io.AtomicFile;
+import dev.jgrad.nn.io.BoundedFiles;
+import dev.jgrad.nn.optim.AdamW;
+import dev.jgrad.nn.optim.ClipGrad;
+import dev.jgrad.nn.optim.LrScheduler;
+import dev.jgrad.nn.optim.ParamGroup;
+import dev.jgrad.tensor.Generator;
+import dev.jgrad.tensor.Memory;
+import dev.jgrad.tensor.Tensor;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * nanoGPT's character-level Shakespeare run on the CPU: a GPT trained on a text file's characters with AdamW (decay on
+ * the 2-d weights only), nanoGPT's warm-up and cosine schedule and gradient clipping, evaluated on a 90/10 split every
+ * {@code evalInterval} iterations, with a sample printed at each evaluation. The checkpoint and the tokenizer are
+ * written whenever the validation loss improves, each atomically.
+ */
+public final class GptExample {
+    /** The largest text read: 256 MB of characters is far beyond what a CPU run gets through. */
+    static final long MAX_TEXT_BYTES = 256L << 20;
+    static final String TOKENIZER = "tokenizer.json";
+
+    /** nanoGPT's flags, with its CPU run as the defaults. */
+    public static final class Settings {
+        public int blockSize = 64;
+        public int batchSize = 12;
+        public int nLayer = 4;
+        public int nHead = 4;
+        public int nEmbd = 128;
+        public double dropout = 0.0;
+        public boolean bias = false;
+        public int maxIters = 2000;
+        public int lrDecayIters = 2000;
+        public int warmupIters = 100;
+        public double learningRate = 1e-3;
+        public double minLr = 1e-4;
+        public double beta1 = 0.9;
+        public double beta2 = 0.99;
+        public double weightDecay = 0.1;
+        public double gradClip = 1.0;
+        public int evalInterval = 250;
+        public int evalIters = 20;
+        public int sampleTokens = 200;
+    }
+
+    public record Outcome(double trainLoss, double valLoss, int iterations, Path dir) {
+    }
+
+    private GptExample() {
+    }
+
+    public static Outcome run(Path data, Settings s, TrainOptions o, PrintStream out) {
+        long started = System.nanoTime();
+        String text = readText(data);
+        CharTokenizer tok = CharTokenizer.fromText(text);
+        long[] all = tok.encode(text);
+        int n = (int) (0.9 * all.length);
+        long[] train = java.util.Arrays.copyOfRange(all, 0, n);
+        long[] val = java.util.Arrays.copyOfRange(all, n, all.length);
+        if (val.length <= s.blockSize || train.length <= s.blockSize) {
+            throw new UserError(data + ": " + all.length + " characters are too few for a block of " + s.blockSize + ": the 90/10 split"
+                    + " needs more than " + s.blockSize + " in the validation part, so at least " + minimumLength(s.blockSize)
+                    + " characters (or a smaller --block-size)");
+        }
+        GPTConfig config = new GPTConfig(s.blockSize, tok.vocabSize(), s.nLayer, s.nHead, s.nEmbd, s.dropout, s.bias);
+        Path dir = RunDirectory.prepare(o.out, "gpt");
+        GPT model = new GPT(config, new Generator(o.seed() + 1));
+        AdamW opt = new AdamW(ParamGroup.decayMatrices(model.parameters(), s.weightDecay), s.learningRate, s.beta1, s.beta2, 1e-8);
+        String resumed = RunFiles.resume(o.resume(), model, opt);
+        LrScheduler schedule = LrScheduler.warmupCosineNanoGpt(opt, s.warmupIters, s.lrDecayIters, s.minLr);
+        out.printf(Locale.ROOT, "jgrad train gpt: %s, %d characters (vocabulary %d), %d for training, %d held out; GPT %d layers, %d heads,"
+                        + " width %d, block %d (%.2fM parameters); batch %d, AdamW lr %s (warm-up %d, cosine to %s at %d), %d iterations%s%n",
+                data, all.length, tok.vocabSize(), train.length, val.length, s.nLayer, s.nHead, s.nEmbd, s.blockSize,
+                model.nonEmbeddingParameterCount() / 1e6, s.batchSize, s.learningRate, s.warmupIters, s.minLr, s.lrDecayIters, s.maxIters,
+                resumed == null ? "" : "; " + resumed);
+        Generator batches = new Generator(o.seed());
+        Generator evalBatches = new Generator(o.seed() + 2);
+        Generator sampling = new Generator(o.seed() + 3);
+        Metrics metrics = new Metrics();
+        int rounds = Math.max(1, (s.maxIters + s.evalInterval - 1) / s.evalInterval);
+        Progress progress = new Progress("gpt", rounds, Math.min(s.evalInterval, Math.max(1, s.maxIters)));
+        double bestVal = Double.POSITIVE_INFINITY;
+        double[] last = {Double.NaN, Double.NaN};
+        int round = 0;
+        double sum = 0;
+        int count = 0;
+        for (int it = 0; it <= s.maxIters; it++) {
+            if (it % s.evalInterval == 0 || it == s.maxIters) {
+                last = new double[] {estimate(model, train, s, evalBatches), estimate(model, val, s, evalBatches)};
+                metrics.add(it, round, "gpt", "train", last[0]);
+                metrics.add(it, round, "gpt", "val", last[1]);
+                if (it > 0) {
+                    progress.endEpoch(String.format(Locale.ROOT, "iteration %d: eval train %.4f, val %.4f", it, last[0], last[1]));
+                } else {
+                    out.printf(Locale.ROOT, "iteration 0: train loss %.4f, val loss %.4f%n", last[0], last[1]);
+                }
+                out.println("  sample: " + oneLine(tok.decode(sample(model, tok, s.sampleTokens, sampling))));
+                if (last[1] < bestVal && it > 0) {
+                    bestVal = last[1];
+                    save(dir, model, opt, tok, config, it);
+                }
+                if (it == s.maxIters) {
+                    break;
+                }
+                round++;
+                progress.startEpoch(round);
+            }
+            double loss;
+            try (Memory.Scope scope = Memory.scope()) {
+                Tensor[] b = batch(train, s, batches);
+                opt.zeroGrad();
+                Variable l = model.loss(b[0], b[1]);
+                loss = l.item();
+                if (!Double.isFinite(loss) && !o.allowNan()) {
+                    throw new UserError(String.format(Locale.ROOT, "the gpt loss is %s at iteration %d: the run stopped, the checkpoint of the"
+                            + " best evaluation so far is kept (lower --lr, or pass --allow-nan to go on)", loss, it));
+                }
+                l.backward();
+                if (s.gradClip > 0) {
+                    ClipGrad.clipGradNorm(opt.params(), s.gradClip);
+                }
+                opt.step();
+                schedule.step();
+            }
+            sum += loss;
+            count++;
+            progress.step(loss);
+        }
+        String subtitle = String.format(Locale.ROOT, "val loss %.4f at iteration %d  (seed %d)", last[1], s.maxIters, o.seed());
+        RunFiles.writeMetricsAndChart(dir, metrics, "gpt: character-level language model, cross-entropy", subtitle);
+        Map<String, Object> series = new LinkedHashMap<>();
+        series.put("train_loss", last[0]);
+        series.put("val_loss", last[1]);
+        series.put("iterations", s.maxIters);
+        series.put("mean_step_loss", count == 0 ? Double.NaN : sum / count);
+        RunFiles.writeSummary(dir, "gpt", o.seed(), (System.nanoTime() - started) / 1e9, Map.of("gpt", series));
+        out.printf(Locale.ROOT, "Wrote %s/{metrics.csv, loss.png, summary.json%s} in %.1f s%n", dir,
+                bestVal < Double.POSITIVE_INFINITY ? ", model.safetensors, optimizer.safetensors, tokenizer.json" : "",
+                (System.nanoTime() - started) / 1e9);
+        return new Outcome(last[0], last[1], s.maxIters, dir);
+    }
+
+    static int minimumLength(int blockSize) {
+        return (int) Math.ceil((blockSize + 1) / 0.1) + 1;
+    }
+
+    private static String readText(Path data) {
+        try {
+            return BoundedFiles.readUtf8(data, MAX_TEXT_BYTES, "text");
+        } catch (IOException e) {
+            throw new UserError("--data: " + AtomicFile.reason(e), e);
+        }
+    }
+
+    /** nanoGPT's {@code get_batch}: random offsets, inputs and the same windows shifted by one. */
+    static Tensor[] batch(long[] data, Settings s, Generator g) {
+        long[] x = new long[s.batchSize * s.blockSize];
+        long[] y = new long[s.batchSize * s.blockSize];
+        for (int r = 0; r < s.batchSize; r++) {
+            int i = g.nextInt(data.length - s.blockSize);
+            System.arraycopy(data, i, x, r * s.blockSize, s.blockSize);
+            System.arraycopy(data, i + 1, y, r * s.blockSize, s.blockSize);
+        }
+        return new Tensor[] {Tensor.of(x, s.batchSize, s.blockSize), Tensor.of(y, s.batchSize, s.blockSize)};
+    }
+
+    /** nanoGPT's {@code estimate_loss}: the mean loss of {@code evalIters} random batches, in eval mode, recording off. */
+    static double estimate(GPT model, long[] data, Settings s, Generator g) {
+        model.eval();
+        double total = 0;
+        try (NoGrad ng = NoGrad.enter()) {
+            for (int k = 0; k < s.evalIters; k++) {
+                try (Memory.Scope scope = Memory.scope()) {
+                    Tensor[] b = batch(data, s, g);
+                    total += model.loss(b[0], b[1]).item();
+                }
+            }
+        } finally {
+            model.train();
+        }
+        return total / s.evalIters;
+    }
+
+    private static long[] sample(GPT model, CharTokenizer tok, int tokens, Generator g) {
+        if (tokens <= 0) {
+            return new long[0];
+        }
+        long start = tok.contains('\n') ? tok.encode("\n")[0] : 0;
+        Tensor out = model.generate(Tensor.of(new long[] {start}, 1, 1), tokens, 0.8, 200, g, null);
+        long[] all = out.toLongArray();
+        return java.util.Arrays.copyOfRange(all, 1, all.length);
+    }
+
+    private static String oneLine(String s) {
+        return s.replace("\n", " / ");
+    }
+
+    private static void save(Path dir, GPT model, AdamW opt, CharTokenizer tok, GPTConfig config, int iteration) {
+        Map<String, String> meta = new LinkedHashMap<>(config.toMetadata());
+        meta.put("example", "gpt");
+        meta.put("iteration", Integer.toString(iteration));
+        try {
+            tok.save(dir.resolve(TOKENIZER));
+        } catch (IOException e) {
+            throw new UserError(AtomicFile.reason(e), e);
+        }
+        RunFiles.saveCheckpoint(dir, model, opt, meta);
+    }
+}
