@@ -59,11 +59,7 @@ final class Derivatives {
                 Variable s = x.sigmoid();
                 return g.mul(s.mul(x.mul(s.rsub(1.0)).add(1.0)));
             }
-            case GELU: {
-                Variable cdf = x.mul(INV_SQRT_2).erf().add(1.0).mul(0.5);
-                Variable pdf = x.square().mul(-0.5).exp().mul(INV_SQRT_2PI);
-                return g.mul(cdf.add(x.mul(pdf)));
-            }
+            case GELU: return geluBackward(g, x);
             case GELU_TANH: {
                 Variable x2 = x.square();
                 Variable t = x.add(x2.mul(x).mul(GELU_KAPPA)).mul(SQRT_2_OVER_PI).tanh();
@@ -88,6 +84,26 @@ final class Derivatives {
         Tensor out = Tensor.thresholdBackward(g.data, y.data);
         return Op.of("threshold_backward", out, g).save(y.data)
                 .backward((gg, n) -> new Variable[] {thresholdBackward(gg, n.saved(0))});
+    }
+
+    /**
+     * The exact GELU's backward, {@code g (Phi(x) + x phi(x))}, as one fused op; its own gradient is itself for g and
+     * {@code gg g phi(x) (2 - x^2)} for x (GELU's second derivative), written with variable ops.
+     */
+    static Variable geluBackward(Variable g, Variable x) {
+        Tensor out = Tensor.geluBackward(g.data, x.data);
+        Op op = Op.of("gelu_backward", out, g, x);
+        if (!op.recording()) {
+            return op.backward(null);
+        }
+        return op.save(g).save(x).backward((gg, n) -> {
+            Variable gs = n.saved(0);
+            Variable xs = n.saved(1);
+            Variable pdf = xs.square().mul(-0.5).exp().mul(INV_SQRT_2PI);
+            return new Variable[] {
+                n.needs(0) ? geluBackward(gg, xs) : null,
+                n.needs(1) ? gg.mul(gs).mul(pdf).mul(xs.square().rsub(2.0)) : null};
+        });
     }
 
     /** What the derivative of operand i (0 for a, 1 for b) reads: a bit set of {@link #A}, {@link #B}, {@link #Y}. */

@@ -1,5 +1,7 @@
 package dev.jgrad.tensor;
 
+import dev.jgrad.tensor.internal.kernels.MathFns;
+
 import dev.jgrad.tensor.internal.kernels.ElementwiseLoops;
 import dev.jgrad.tensor.internal.kernels.Kernels;
 import dev.jgrad.tensor.internal.kernels.Parallel;
@@ -283,6 +285,28 @@ final class Elementwise {
             return r;
         }
         return g.maskedFill(y.le(0.0), 0.0);
+    }
+
+    /**
+     * The exact GELU's backward, {@code g (Phi(x) + x phi(x))}, in one pass where both are float32 and contiguous,
+     * else from its definition.
+     */
+    static Tensor geluBackward(Tensor g, Tensor x) {
+        if (g.dtype() == DType.FLOAT32 && x.dtype() == DType.FLOAT32 && g.isContiguous() && x.isContiguous()
+                && java.util.Arrays.equals(g.shape, x.shape)) {
+            Tensor r = Tensor.empty(DType.FLOAT32, g.shape);
+            int n = g.numel();
+            int chunks = Math.max(1, Math.min(Parallel.threads(), (int) (n / Tuning.PARALLEL_MIN)));
+            Parallel.forRange(chunks, 1, (lo, hi) -> {
+                int from = (int) ((long) n * lo / chunks) / 64 * 64;
+                int to = hi == chunks ? n : (int) ((long) n * hi / chunks) / 64 * 64;
+                Kernels.ELEMENTWISE.geluBackward(g.storage.f(), g.offset + from, x.storage.f(), x.offset + from, r.storage.f(), from, to - from);
+            });
+            return r;
+        }
+        Tensor cdf = x.mul(MathFns.INV_SQRT_2).erf().add(1.0).mul(0.5);
+        Tensor pdf = x.square().mul(-0.5).exp().mul(MathFns.INV_SQRT_2PI);
+        return g.mul(cdf.add(x.mul(pdf)));
     }
 
     static Tensor maskedFill(Tensor x, Tensor mask, double value) {

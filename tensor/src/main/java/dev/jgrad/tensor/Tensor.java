@@ -313,6 +313,14 @@ public final class Tensor implements ArrayOps<Tensor> {
     }
 
     /**
+     * The exact GELU's backward: {@code grad (Phi(x) + x phi(x))}, Phi and phi the standard normal CDF and density, in
+     * one fused pass for float32.
+     */
+    public static Tensor geluBackward(Tensor grad, Tensor x) {
+        return Elementwise.geluBackward(grad, x);
+    }
+
+    /**
      * Keeps this tensor's memory (shared with its views) when the {@link Memory#scope()} it was made in
      * closes, so it can be used after it; outside a scope it does nothing. Returns this tensor.
      */

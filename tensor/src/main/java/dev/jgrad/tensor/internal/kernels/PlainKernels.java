@@ -53,6 +53,16 @@ final class PlainKernels {
                 o[oo + i] = y[yo + i] <= 0 ? 0 : g[go + i];
             }
         }
+
+        @Override
+        public void geluBackward(float[] g, int go, float[] x, int xo, float[] o, int oo, int n) {
+            for (int i = 0; i < n; i++) {
+                double v = x[xo + i];
+                double cdf = 0.5 * (1.0 + MathFns.erfFloat(v * MathFns.INV_SQRT_2));
+                double pdf = Math.exp(-0.5 * v * v) * MathFns.INV_SQRT_2PI;
+                o[oo + i] = (float) (g[go + i] * (cdf + v * pdf));
+            }
+        }
     }
 
     private static final class Reductions implements ReductionKernels {

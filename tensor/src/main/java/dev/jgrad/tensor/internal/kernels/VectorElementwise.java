@@ -147,6 +147,15 @@ final class VectorElementwise implements ElementwiseKernels {
         return;
     }
 
+    @Override
+    public void geluBackward(float[] g, int go, float[] x, int xo, float[] o, int oo, int n) {
+        if (n < Tuning.MIN_VECTOR_RUN) {
+            PLAIN.geluBackward(g, go, x, xo, o, oo, n);
+            return;
+        }
+        VectorMath.erfLoop(VectorMath.GELU_BACKWARD, x, xo, g, go, o, oo, n);
+    }
+
     /** {@code o = y <= 0 ? 0 : g}, ReLU's backward. */
     @Override
     public void reluBackward(float[] g, int go, float[] y, int yo, float[] o, int oo, int n) {
@@ -307,6 +316,12 @@ final class VectorElementwise implements ElementwiseKernels {
                     FloatVector.broadcast(S, 1f).div(FloatVector.fromArray(S, o, oo + i).add(1f)).intoArray(o, oo + i);
                 }
                 break;
+            case ERF:
+                VectorMath.erfLoop(VectorMath.ERF, a, ao, null, 0, o, oo, n);
+                return;
+            case GELU:
+                VectorMath.erfLoop(VectorMath.GELU, a, ao, null, 0, o, oo, n);
+                return;
             case SILU:
                 VectorMath.expLoop(a, ao, o, oo, n, -1f, 0f, false);
                 for (; i < bound; i += L) {

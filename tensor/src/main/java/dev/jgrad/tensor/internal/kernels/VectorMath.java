@@ -106,6 +106,67 @@ final class VectorMath {
         }
     }
 
+    /** What {@link #erfLoop} computes. */
+    static final int ERF = 0;
+    static final int GELU = 1;
+    static final int GELU_BACKWARD = 2;
+
+    /**
+     * erf and the exact GELU (forward, and backward times the gradient g), in three passes over the output: {@code -z^2}
+     * (z = x, or x / sqrt 2 for GELU), then e^(-z^2) by {@link #expLoop} in place, then erf from e as {@link MathFns#erfFloat}
+     * computes it (its Taylor series below |z| = 0.5, Abramowitz and Stegun 7.1.26 above, +-1 past 6), and the mode's
+     * result: erf(x); {@code x Phi(x)}; or {@code g (Phi(x) + x phi(x))} with {@code phi(x) = e / sqrt(2 pi)}.
+     */
+    static void erfLoop(int mode, float[] a, int ao, float[] g, int go, float[] o, int oo, int n) {
+        float scale = mode == ERF ? 1f : (float) MathFns.INV_SQRT_2;
+        int bound = S.loopBound(n);
+        int i = 0;
+        for (; i < bound; i += L) {
+            FloatVector z = FloatVector.fromArray(S, a, ao + i).mul(scale);
+            z.mul(z).neg().intoArray(o, oo + i);
+        }
+        for (; i < n; i++) {
+            float z = a[ao + i] * scale;
+            o[oo + i] = -z * z;
+        }
+        expLoop(o, oo, o, oo, n, 1f, 0f, false);
+        float twoOverSqrtPi = (float) MathFns.TWO_OVER_SQRT_PI;
+        float invSqrt2Pi = (float) MathFns.INV_SQRT_2PI;
+        i = 0;
+        for (; i < bound; i += L) {
+            FloatVector x = FloatVector.fromArray(S, a, ao + i);
+            FloatVector z = x.mul(scale);
+            FloatVector e = FloatVector.fromArray(S, o, oo + i);
+            FloatVector az = z.abs();
+            FloatVector t = ONE.div(az.fma(0.3275911f, 1f));
+            FloatVector poly = t.mul(1.061405429f).add(-1.453152027f).mul(t).add(1.421413741f).mul(t).add(-0.284496736f).mul(t).add(0.254829592f).mul(t);
+            FloatVector large = ONE.sub(poly.mul(e));
+            FloatVector z2 = z.mul(z);
+            FloatVector nz2 = z2.neg();
+            FloatVector series = nz2.mul(1f / 1320).add(1f / 216).mul(nz2).add(1f / 42).mul(nz2).add(1f / 10).mul(nz2).add(1f / 3)
+                    .mul(nz2).add(1f).mul(z).mul(twoOverSqrtPi);
+            FloatVector erf = large.blend(ONE, az.compare(VectorOperators.GT, 6f));
+            erf = erf.blend(erf.neg(), z.compare(VectorOperators.LT, 0f));
+            erf = erf.blend(series, az.compare(VectorOperators.LT, 0.5f));
+            FloatVector r;
+            if (mode == ERF) {
+                r = erf;
+            } else if (mode == GELU) {
+                r = x.mul(0.5f).mul(erf.add(1f));
+            } else {
+                FloatVector cdf = erf.add(1f).mul(0.5f);
+                r = FloatVector.fromArray(S, g, go + i).mul(x.mul(e.mul(invSqrt2Pi)).add(cdf));
+            }
+            r.intoArray(o, oo + i);
+        }
+        for (; i < n; i++) {
+            double x = a[ao + i];
+            double erf = MathFns.erfFloat(x * scale);
+            o[oo + i] = mode == ERF ? (float) erf : mode == GELU ? (float) (0.5 * x * (1 + erf))
+                    : (float) (g[go + i] * (0.5 * (1 + erf) + x * Math.exp(-0.5 * x * x) * MathFns.INV_SQRT_2PI));
+        }
+    }
+
     /** Each thread's buffer for {@link #addLanes}, so that summing a row allocates nothing. */
     private static final ThreadLocal<float[]> LANES = ThreadLocal.withInitial(() -> new float[L]);
 

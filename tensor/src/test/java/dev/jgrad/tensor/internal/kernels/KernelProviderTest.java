@@ -86,6 +86,10 @@ class KernelProviderTest {
             plain.elementwise().reluBackward(b, 0, a, 1, want, 0, n);
             Kernels.ELEMENTWISE.reluBackward(b, 0, a, 1, got, 0, n);
             assertArrayEquals(want, got, "relu backward n=" + n);
+            float[] wide = values(n + 1, -7, 7);
+            plain.elementwise().geluBackward(b, 0, wide, 1, want, 0, n);
+            Kernels.ELEMENTWISE.geluBackward(b, 0, wide, 1, got, 0, n);
+            assertClose(want, got, "gelu backward n=" + n);
         }
     }
 
