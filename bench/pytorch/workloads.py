@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The benchmark workloads of DESIGN.md (W1-W11) in PyTorch, with the same keys and units as
+"""The benchmark workloads of DESIGN.md (W1-W13) in PyTorch, with the same keys and units as
 `./jgrad bench --json`, for a side-by-side comparison on one machine.
 
 usage: python3 bench/pytorch/workloads.py [--threads 1,2] [--quick] > P.json
@@ -138,6 +138,25 @@ def measure(threads, quick):
         dot = sum((g * v).sum() for g, v in zip(grads, vectors))
         torch.autograd.grad(dot, params)
     out["W11.mlp_hvp.64-256-1.b64.ms"] = timed(hvp_step, seconds, repeats) * 1e3
+
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import nanogpt
+    gpt = nanogpt.GPT(nanogpt.BABY)
+    gpt_opt = gpt.configure_optimizers(0.1, 1e-3, (0.9, 0.99))
+    tokens = torch.randint(65, (12, 65))
+    gx, gy = tokens[:, :64].contiguous(), tokens[:, 1:].contiguous()
+
+    def gpt_step():
+        _, loss = gpt(gx, gy)
+        gpt_opt.zero_grad(set_to_none=True)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(gpt.parameters(), 1.0)
+        gpt_opt.step()
+    out["W12.gpt_train_step.B12.T64.L4.H4.E128.ms"] = timed(gpt_step, seconds, repeats) * 1e3
+
+    gpt.eval()
+    prompt = torch.zeros((1, 1), dtype=torch.long)
+    out["W13.gpt_generate.256_tokens.ms"] = timed(lambda: gpt.generate(prompt, 256), seconds, max(3, repeats // 2)) * 1e3
     return out
 
 

@@ -63,7 +63,9 @@ public final class BenchRunner {
             new Workload("w9LstmFwdBwd", "W9.lstm_fwd_bwd.64-128.T32.B32.ms", Unit.MS),
             new Workload("w9LstmFwdBwdScoped", "W9.lstm_fwd_bwd.64-128.T32.B32.scoped.ms", Unit.MS),
             new Workload("w10WganGpPenaltyGrad", "W10.wgan_gp_penalty_grad.64-256-1.b64.ms", Unit.MS),
-            new Workload("w11MlpHvp", "W11.mlp_hvp.64-256-1.b64.ms", Unit.MS));
+            new Workload("w11MlpHvp", "W11.mlp_hvp.64-256-1.b64.ms", Unit.MS),
+            new Workload("w12GptTrainStep", "W12.gpt_train_step.B12.T64.L4.H4.E128.ms", Unit.MS),
+            new Workload("w13GptGenerate256", "W13.gpt_generate.256_tokens.ms", Unit.MS));
 
     /**
      * The benchmark methods whose name or key contains a match of {@code regex}, ignoring case

@@ -239,4 +239,26 @@ public class Benchmarks {
     public double w11MlpHvp(Hvp s) {
         return s.w.step();
     }
+
+    @State(Scope.Benchmark)
+    public static class Gpt {
+        Workloads.GptTrainStep train;
+        Workloads.GptGenerate sample;
+
+        @Setup
+        public void setUp() {
+            train = new Workloads.GptTrainStep(12);
+            sample = new Workloads.GptGenerate(13);
+        }
+    }
+
+    @Benchmark
+    public double w12GptTrainStep(Gpt s) {
+        return s.train.step();
+    }
+
+    @Benchmark
+    public Object w13GptGenerate256(Gpt s) {
+        return s.sample.generate();
+    }
 }

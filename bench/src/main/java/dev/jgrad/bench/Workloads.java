@@ -22,7 +22,7 @@ import java.util.List;
 import java.util.function.Function;
 
 /**
- * The workloads W5-W11 of DESIGN.md as plain Java, shared by the JMH benchmarks and the tests that check
+ * The workloads W5-W13 of DESIGN.md as plain Java, shared by the JMH benchmarks and the tests that check
  * they run (so a benchmark never measures code that does not work).
  */
 public final class Workloads {
@@ -216,6 +216,56 @@ public final class Workloads {
                 dot = dot == null ? t : dot.add(t);
             }
             return Autograd.grad(List.of(dot), List.copyOf(params), null, false, false, false);
+        }
+    }
+
+    /** nanoGPT's baby GPT of the CPU run: block 64, vocabulary 65, 4 layers, 4 heads, width 128, no dropout, no biases. */
+    static dev.jgrad.nn.gpt.GPT babyGpt(long seed) {
+        return new dev.jgrad.nn.gpt.GPT(new dev.jgrad.nn.gpt.GPTConfig(64, 65, 4, 4, 128, 0.0, false), new Generator(seed));
+    }
+
+    /** W12: one training step of the baby GPT on a (12, 64) batch: forward, backward, clipping at 1.0, AdamW with groups. */
+    public static final class GptTrainStep {
+        final dev.jgrad.nn.gpt.GPT model;
+        final Optimizer opt;
+        final Tensor x;
+        final Tensor y;
+
+        public GptTrainStep(long seed) {
+            model = babyGpt(seed);
+            opt = new dev.jgrad.nn.optim.AdamW(dev.jgrad.nn.optim.ParamGroup.decayMatrices(model.parameters(), 0.1), 1e-3, 0.9, 0.99, 1e-8);
+            Generator g = new Generator(seed + 1);
+            long[] tokens = new long[12 * 65];
+            for (int i = 0; i < tokens.length; i++) {
+                tokens[i] = g.nextInt(65);
+            }
+            Tensor all = Tensor.of(tokens, 12, 65);
+            x = all.narrow(1, 0, 64).contiguous();
+            y = all.narrow(1, 1, 64).contiguous();
+        }
+
+        public double step() {
+            opt.zeroGrad();
+            Variable loss = model.loss(x, y);
+            loss.backward();
+            dev.jgrad.nn.optim.ClipGrad.clipGradNorm(opt.params(), 1.0);
+            opt.step();
+            return loss.item();
+        }
+    }
+
+    /** W13: 256 tokens sampled (temperature 1, all tokens) from a 1-token prompt with the baby GPT. */
+    public static final class GptGenerate {
+        final dev.jgrad.nn.gpt.GPT model;
+        final Tensor prompt = Tensor.of(new long[] {0}, 1, 1);
+        private long calls;
+
+        public GptGenerate(long seed) {
+            model = babyGpt(seed);
+        }
+
+        public Tensor generate() {
+            return model.generate(prompt, 256, 1.0, 0, new Generator(calls++), null);
         }
     }
 }

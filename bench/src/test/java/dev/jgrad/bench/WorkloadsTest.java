@@ -114,4 +114,25 @@ class WorkloadsTest {
         }
         return g;
     }
+
+    @Test
+    void gptTrainStepLowersTheLossOfItsBatch() {
+        Workloads.GptTrainStep w = new Workloads.GptTrainStep(12);
+        double first = w.step();
+        double last = first;
+        for (int i = 0; i < 20; i++) {
+            last = w.step();
+        }
+        assertTrue(Math.abs(first - Math.log(65)) < 0.1, "an untrained GPT predicts uniformly: " + first);
+        assertTrue(last < first - 0.5, "W12 loss " + first + " -> " + last);
+    }
+
+    @Test
+    void gptGeneratesTwoHundredFiftySixTokensAfterItsPrompt() {
+        Tensor out = new Workloads.GptGenerate(13).generate();
+        assertArrayEquals(new int[] {1, 257}, out.shape());
+        for (long t : out.toLongArray()) {
+            assertTrue(t >= 0 && t < 65);
+        }
+    }
 }

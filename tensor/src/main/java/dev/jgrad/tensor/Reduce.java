@@ -196,6 +196,11 @@ final class Reduce {
         boolean fastBool = in == DType.BOOL && (op == Op.AMAX || op == Op.AMIN) && plan.offsets == null;
         boolean exactLong = (op == Op.SUM || op == Op.PROD) && !in.isFloating();
         // Only the gather path needs a buffer: a full sum of a large tensor would otherwise zero 8 bytes per element first.
+        // Only the float32 run path is split across threads: the gather path shares one buffer.
+        if (fastFloat && (long) plan.count * r.numel() >= Tuning.PARALLEL_MIN) {
+            parallelRuns(op, x, plan, r, it);
+            return keepdim ? r.view(reducedShape(x.shape, red, true)) : r;
+        }
         double[] buf = fastFloat || fastBool || exactLong ? null : new double[plan.count];
         Iter.Row body = (off, len) -> {
             for (int i = 0; i < len; i++) {
@@ -213,12 +218,7 @@ final class Reduce {
                 }
             }
         };
-        // Only the float32 run path is split across threads: the gather path shares one buffer.
-        if (fastFloat && (long) plan.count * r.numel() >= Tuning.PARALLEL_MIN) {
-            parallelRuns(op, x, plan, r, it);
-        } else {
-            it.forEachRow(new int[] {0, x.offset}, body);
-        }
+        it.forEachRow(new int[] {0, x.offset}, body);
         return keepdim ? r.view(reducedShape(x.shape, red, true)) : r;
     }
 

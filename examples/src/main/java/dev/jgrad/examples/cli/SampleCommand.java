@@ -87,7 +87,7 @@ public final class SampleCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new UserError("--prompt: " + e.getMessage());
         }
-        PrintStream out = new PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.out), false, StandardCharsets.UTF_8);
+        PrintStream out = new PrintStream(System.out, false, StandardCharsets.UTF_8);
         out.print(prompt);
         out.flush();
         long started = System.nanoTime();

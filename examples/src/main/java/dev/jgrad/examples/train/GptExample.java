@@ -72,7 +72,7 @@ public final class GptExample {
         int n = (int) (0.9 * all.length);
         long[] train = java.util.Arrays.copyOfRange(all, 0, n);
         long[] val = java.util.Arrays.copyOfRange(all, n, all.length);
-        if (val.length <= s.blockSize || train.length <= s.blockSize) {
+        if (!splits(all.length, s.blockSize)) {
             throw new UserError(data + ": " + all.length + " characters are too few for a block of " + s.blockSize + ": the 90/10 split"
                     + " needs more than " + s.blockSize + " in the validation part, so at least " + minimumLength(s.blockSize)
                     + " characters (or a smaller --block-size)");
@@ -155,8 +155,18 @@ public final class GptExample {
         return new Outcome(last[0], last[1], s.maxIters, dir);
     }
 
+    /** The shortest text whose 90/10 split leaves more than a block in both parts. */
     static int minimumLength(int blockSize) {
-        return (int) Math.ceil((blockSize + 1) / 0.1) + 1;
+        int n = blockSize + 1;
+        while (!splits(n, blockSize)) {
+            n++;
+        }
+        return n;
+    }
+
+    static boolean splits(int length, int blockSize) {
+        int train = (int) (0.9 * length);
+        return train > blockSize && length - train > blockSize;
     }
 
     private static String readText(Path data) {

@@ -1,0 +1,220 @@
+#!/usr/bin/env python3
+"""nanoGPT's model and its CPU run of shakespeare_char, in one file, for measuring beside `./jgrad train gpt`.
+
+The model is nanoGPT's `model.py` (Karpathy, MIT licence) as PyTorch 1.13 runs it: LayerNorm with an optional bias,
+causal self-attention with an explicit mask (1.13 has no scaled_dot_product_attention), exact GELU, lm_head tied to
+wte, nanoGPT's initialisation and `configure_optimizers` (AdamW, decay on the 2-d weights only), and `generate`
+(no key/value cache, the context cropped to the block). The loop is `train.py`'s for its CPU command line:
+
+  python train.py config/train_shakespeare_char.py --device=cpu --compile=False --eval_iters=20 --log_interval=1
+      --block_size=64 --batch_size=12 --n_layer=4 --n_head=4 --n_embd=128 --max_iters=2000 --lr_decay_iters=2000
+      --dropout=0.0
+
+usage: python3 bench/pytorch/nanogpt.py --data input.txt [--threads N] [--max-iters N] [--seed S]
+It prints the evaluations as nanoGPT does and, last, one JSON line: val loss, train loss, seconds, ms per iteration.
+`workloads.py` imports GPT from here for W12 and W13.
+"""
+import json
+import math
+import sys
+import time
+
+import torch
+import torch.nn as nn
+from torch.nn import functional as F
+
+
+class LayerNorm(nn.Module):
+    def __init__(self, ndim, bias):
+        super().__init__()
+        self.weight = nn.Parameter(torch.ones(ndim))
+        self.bias = nn.Parameter(torch.zeros(ndim)) if bias else None
+
+    def forward(self, x):
+        return F.layer_norm(x, self.weight.shape, self.weight, self.bias, 1e-5)
+
+
+class CausalSelfAttention(nn.Module):
+    def __init__(self, c):
+        super().__init__()
+        self.c_attn = nn.Linear(c["n_embd"], 3 * c["n_embd"], bias=c["bias"])
+        self.c_proj = nn.Linear(c["n_embd"], c["n_embd"], bias=c["bias"])
+        self.attn_dropout = nn.Dropout(c["dropout"])
+        self.resid_dropout = nn.Dropout(c["dropout"])
+        self.n_head = c["n_head"]
+        self.n_embd = c["n_embd"]
+        bs = c["block_size"]
+        self.register_buffer("bias", torch.tril(torch.ones(bs, bs)).view(1, 1, bs, bs))
+
+    def forward(self, x):
+        B, T, C = x.size()
+        q, k, v = self.c_attn(x).split(self.n_embd, dim=2)
+        k = k.view(B, T, self.n_head, C // self.n_head).transpose(1, 2)
+        q = q.view(B, T, self.n_head, C // self.n_head).transpose(1, 2)
+        v = v.view(B, T, self.n_head, C // self.n_head).transpose(1, 2)
+        att = (q @ k.transpose(-2, -1)) * (1.0 / math.sqrt(k.size(-1)))
+        att = att.masked_fill(self.bias[:, :, :T, :T] == 0, float("-inf"))
+        att = F.softmax(att, dim=-1)
+        att = self.attn_dropout(att)
+        y = att @ v
+        y = y.transpose(1, 2).contiguous().view(B, T, C)
+        return self.resid_dropout(self.c_proj(y))
+
+
+class MLP(nn.Module):
+    def __init__(self, c):
+        super().__init__()
+        self.c_fc = nn.Linear(c["n_embd"], 4 * c["n_embd"], bias=c["bias"])
+        self.gelu = nn.GELU()
+        self.c_proj = nn.Linear(4 * c["n_embd"], c["n_embd"], bias=c["bias"])
+        self.dropout = nn.Dropout(c["dropout"])
+
+    def forward(self, x):
+        return self.dropout(self.c_proj(self.gelu(self.c_fc(x))))
+
+
+class Block(nn.Module):
+    def __init__(self, c):
+        super().__init__()
+        self.ln_1 = LayerNorm(c["n_embd"], c["bias"])
+        self.attn = CausalSelfAttention(c)
+        self.ln_2 = LayerNorm(c["n_embd"], c["bias"])
+        self.mlp = MLP(c)
+
+    def forward(self, x):
+        x = x + self.attn(self.ln_1(x))
+        return x + self.mlp(self.ln_2(x))
+
+
+class GPT(nn.Module):
+    def __init__(self, c):
+        super().__init__()
+        self.c = c
+        self.transformer = nn.ModuleDict(dict(
+            wte=nn.Embedding(c["vocab_size"], c["n_embd"]),
+            wpe=nn.Embedding(c["block_size"], c["n_embd"]),
+            drop=nn.Dropout(c["dropout"]),
+            h=nn.ModuleList([Block(c) for _ in range(c["n_layer"])]),
+            ln_f=LayerNorm(c["n_embd"], c["bias"]),
+        ))
+        self.lm_head = nn.Linear(c["n_embd"], c["vocab_size"], bias=False)
+        self.transformer.wte.weight = self.lm_head.weight
+        self.apply(self._init_weights)
+        for pn, p in self.named_parameters():
+            if pn.endswith("c_proj.weight"):
+                torch.nn.init.normal_(p, mean=0.0, std=0.02 / math.sqrt(2 * c["n_layer"]))
+
+    def _init_weights(self, module):
+        if isinstance(module, nn.Linear):
+            torch.nn.init.normal_(module.weight, mean=0.0, std=0.02)
+            if module.bias is not None:
+                torch.nn.init.zeros_(module.bias)
+        elif isinstance(module, nn.Embedding):
+            torch.nn.init.normal_(module.weight, mean=0.0, std=0.02)
+
+    def forward(self, idx, targets=None):
+        t = idx.size(1)
+        pos = torch.arange(0, t, dtype=torch.long)
+        x = self.transformer.drop(self.transformer.wte(idx) + self.transformer.wpe(pos))
+        for block in self.transformer.h:
+            x = block(x)
+        x = self.transformer.ln_f(x)
+        if targets is not None:
+            logits = self.lm_head(x)
+            return logits, F.cross_entropy(logits.view(-1, logits.size(-1)), targets.view(-1), ignore_index=-1)
+        return self.lm_head(x[:, [-1], :]), None
+
+    def configure_optimizers(self, weight_decay, learning_rate, betas):
+        params = [p for p in self.parameters() if p.requires_grad]
+        decay = [p for p in params if p.dim() >= 2]
+        nodecay = [p for p in params if p.dim() < 2]
+        groups = [{"params": decay, "weight_decay": weight_decay}, {"params": nodecay, "weight_decay": 0.0}]
+        return torch.optim.AdamW(groups, lr=learning_rate, betas=betas)
+
+    @torch.no_grad()
+    def generate(self, idx, max_new_tokens, temperature=1.0, top_k=None):
+        for _ in range(max_new_tokens):
+            idx_cond = idx if idx.size(1) <= self.c["block_size"] else idx[:, -self.c["block_size"]:]
+            logits, _ = self(idx_cond)
+            logits = logits[:, -1, :] / temperature
+            if top_k is not None:
+                v, _ = torch.topk(logits, min(top_k, logits.size(-1)))
+                logits[logits < v[:, [-1]]] = -float("Inf")
+            probs = F.softmax(logits, dim=-1)
+            idx = torch.cat((idx, torch.multinomial(probs, num_samples=1)), dim=1)
+        return idx
+
+
+BABY = dict(block_size=64, vocab_size=65, n_layer=4, n_head=4, n_embd=128, dropout=0.0, bias=False)
+
+
+def main(argv):
+    data_path = argv[argv.index("--data") + 1]
+    threads = int(argv[argv.index("--threads") + 1]) if "--threads" in argv else 1
+    max_iters = int(argv[argv.index("--max-iters") + 1]) if "--max-iters" in argv else 2000
+    seed = int(argv[argv.index("--seed") + 1]) if "--seed" in argv else 1337
+    torch.set_num_threads(threads)
+    torch.manual_seed(seed)
+    started = time.perf_counter()
+    text = open(data_path, encoding="utf-8").read()
+    chars = sorted(set(text))
+    stoi = {ch: i for i, ch in enumerate(chars)}
+    data = torch.tensor([stoi[c] for c in text], dtype=torch.long)
+    n = int(0.9 * len(data))
+    train_data, val_data = data[:n], data[n:]
+    config = dict(BABY, vocab_size=len(chars))
+    block, batch, eval_iters, eval_interval = config["block_size"], 12, 20, 250
+    lr, min_lr, warmup, decay_iters = 1e-3, 1e-4, 100, max_iters
+
+    def get_batch(split):
+        d = train_data if split == "train" else val_data
+        ix = torch.randint(len(d) - block, (batch,))
+        return torch.stack([d[i:i + block] for i in ix]), torch.stack([d[i + 1:i + 1 + block] for i in ix])
+
+    def get_lr(it):
+        if it < warmup:
+            return lr * (it + 1) / (warmup + 1)
+        if it > decay_iters:
+            return min_lr
+        ratio = (it - warmup) / (decay_iters - warmup)
+        return min_lr + 0.5 * (1.0 + math.cos(math.pi * ratio)) * (lr - min_lr)
+
+    @torch.no_grad()
+    def estimate_loss():
+        out = {}
+        model.eval()
+        for split in ["train", "val"]:
+            losses = torch.zeros(eval_iters)
+            for k in range(eval_iters):
+                x, y = get_batch(split)
+                losses[k] = model(x, y)[1].item()
+            out[split] = losses.mean().item()
+        model.train()
+        return out
+
+    model = GPT(config)
+    opt = model.configure_optimizers(0.1, lr, (0.9, 0.99))
+    losses = {}
+    loop_started = time.perf_counter()
+    for it in range(max_iters + 1):
+        for g in opt.param_groups:
+            g["lr"] = get_lr(it)
+        if it % eval_interval == 0 or it == max_iters:
+            losses = estimate_loss()
+            print(f"step {it}: train loss {losses['train']:.4f}, val loss {losses['val']:.4f}", flush=True)
+        if it == max_iters:
+            break
+        x, y = get_batch("train")
+        _, loss = model(x, y)
+        opt.zero_grad(set_to_none=True)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+        opt.step()
+    seconds = time.perf_counter() - started
+    print(json.dumps({"val_loss": losses["val"], "train_loss": losses["train"], "iterations": max_iters, "seconds": round(seconds, 1),
+                      "ms_per_iteration": round(1000 * (time.perf_counter() - loop_started) / max(1, max_iters), 2),
+                      "threads": threads, "torch": torch.__version__}))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
