@@ -10,7 +10,7 @@ wte, nanoGPT's initialisation and `configure_optimizers` (AdamW, decay on the 2-
       --block_size=64 --batch_size=12 --n_layer=4 --n_head=4 --n_embd=128 --max_iters=2000 --lr_decay_iters=2000
       --dropout=0.0
 
-usage: python3 bench/pytorch/nanogpt.py --data input.txt [--threads N] [--max-iters N] [--seed S]
+usage: python3 bench/pytorch/nanogpt.py --data input.txt [--threads N] [--max-iters N] [--seed S] [--init jgrad.safetensors]
 It prints the evaluations as nanoGPT does and, last, one JSON line: val loss, train loss, seconds, ms per iteration.
 `workloads.py` imports GPT from here for W12 and W13.
 """
@@ -145,6 +145,24 @@ class GPT(nn.Module):
         return idx
 
 
+def load_safetensors(path, model):
+    """A state dict jgrad saved (lm_head tied to wte and left out, no mask buffers) for `model`."""
+    import struct
+    raw = open(path, "rb").read()
+    n = struct.unpack("<Q", raw[:8])[0]
+    header = json.loads(raw[8:8 + n])
+    sd = {}
+    for k, v in header.items():
+        if k != "__metadata__":
+            s, e = v["data_offsets"]
+            sd[k] = torch.frombuffer(bytearray(raw[8 + n + s:8 + n + e]), dtype=torch.float32).reshape(v["shape"])
+    sd["lm_head.weight"] = sd["transformer.wte.weight"]
+    for k, t in model.state_dict().items():
+        if k.endswith("attn.bias"):
+            sd[k] = t
+    return sd
+
+
 BABY = dict(block_size=64, vocab_size=65, n_layer=4, n_head=4, n_embd=128, dropout=0.0, bias=False)
 
 
@@ -193,6 +211,8 @@ def main(argv):
         return out
 
     model = GPT(config)
+    if "--init" in argv:
+        model.load_state_dict(load_safetensors(argv[argv.index("--init") + 1], model), strict=True)
     opt = model.configure_optimizers(0.1, lr, (0.9, 0.99))
     losses = {}
     loop_started = time.perf_counter()

@@ -1,6 +1,8 @@
 package dev.jgrad.nn;
 
+import dev.jgrad.autograd.CustomFunction;
 import dev.jgrad.autograd.Variable;
+import dev.jgrad.tensor.internal.fused.LayerNormKernels;
 import dev.jgrad.tensor.DType;
 import dev.jgrad.tensor.Generator;
 import dev.jgrad.tensor.Shape;
@@ -25,6 +27,48 @@ public final class Functional {
                     + ", expected input with shape [*, " + Shape.str(normalizedShape).substring(1) + ", but got input of size"
                     + Shape.str(shape));
         }
+        if (k == 1 && allFloat32(x, weight, bias) && shape[shape.length - 1] > 0) {
+            return fusedLayerNorm(x, weight, bias, eps);
+        }
+        return layerNormComposite(x, k, weight, bias, eps);
+    }
+
+    /** Layer norm over the last dim in float32 as one op ({@link LayerNormKernels}); the composite is its definition. */
+    private static Variable fusedLayerNorm(Variable x, Variable weight, Variable bias, double eps) {
+        Tensor w = weight == null ? null : weight.data();
+        Tensor b = bias == null ? null : bias.data();
+        LayerNormKernels.Forward f = LayerNormKernels.forward(x.data(), w, b, eps);
+        java.util.List<Variable> in = new java.util.ArrayList<>(java.util.List.of(x));
+        if (weight != null) {
+            in.add(weight);
+        }
+        if (bias != null) {
+            in.add(bias);
+        }
+        boolean hasW = weight != null;
+        boolean hasB = bias != null;
+        Tensor[] keep = hasW ? new Tensor[] {x.data(), f.mean(), f.rstd(), w} : new Tensor[] {x.data(), f.mean(), f.rstd()};
+        return CustomFunction.apply("layer_norm", f.output(), in.toArray(new Variable[0]), keep,
+                (g, saved, needs) -> {
+                    boolean[] want = {needs[0], hasW && needs[1], hasB && needs[needs.length - 1]};
+                    LayerNormKernels.Gradients d = LayerNormKernels.backward(g, saved[0], hasW ? saved[3] : null,
+                            new LayerNormKernels.Forward(null, saved[1], saved[2]), want);
+                    Tensor[] out = new Tensor[needs.length];
+                    out[0] = d.input();
+                    if (hasW) {
+                        out[1] = d.weight();
+                    }
+                    if (hasB) {
+                        out[needs.length - 1] = d.bias();
+                    }
+                    return out;
+                },
+                v -> layerNormComposite(v[0], 1, hasW ? v[1] : null, hasB ? v[v.length - 1] : null, eps));
+    }
+
+    /** Layer norm over the last {@code k} dims in differentiable ops: what other dtypes use, and the fused op's definition. */
+    static Variable layerNormComposite(Variable x, int k, Variable weight, Variable bias, double eps) {
+        int[] shape = x.shape();
         int[] dims = new int[k];
         for (int i = 0; i < k; i++) {
             dims[i] = shape.length - k + i;

@@ -101,4 +101,12 @@ class FusedSecondDerivativeTest {
         fusedMatchesComposite("bce_with_logits", v -> Losses.bceWithLogits(v[0], Variable.of(target.to(v[0].dtype())),
                 Reduction.NONE), randn(3, 4));
     }
+
+    @Test
+    void layerNorm() {
+        fusedMatchesComposite("layer_norm", v -> Functional.layerNorm(v[0], new int[] {6}, v[1], v[2], 1e-5).tanh(),
+                randn(3, 4, 6), randn(6), randn(6));
+        fusedMatchesComposite("layer_norm without bias", v -> Functional.layerNorm(v[0], new int[] {6}, v[1], null, 1e-5).tanh(),
+                randn(5, 6), randn(6));
+    }
 }
