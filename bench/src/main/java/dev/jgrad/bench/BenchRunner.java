@@ -65,6 +65,7 @@ public final class BenchRunner {
             new Workload("w10WganGpPenaltyGrad", "W10.wgan_gp_penalty_grad.64-256-1.b64.ms", Unit.MS),
             new Workload("w11MlpHvp", "W11.mlp_hvp.64-256-1.b64.ms", Unit.MS),
             new Workload("w12GptTrainStep", "W12.gpt_train_step.B12.T64.L4.H4.E128.ms", Unit.MS),
+            new Workload("w12GptTrainStepScoped", "W12.gpt_train_step.B12.T64.L4.H4.E128.scoped.ms", Unit.MS),
             new Workload("w13GptGenerate256", "W13.gpt_generate.256_tokens.ms", Unit.MS));
 
     /**
@@ -210,12 +211,12 @@ public final class BenchRunner {
     }
 
     /**
-     * The forks' JVM flags: the Vector API and the trap limit the launcher sets (docs/performance.md, "JVM flags"), a fixed
-     * heap, the kernel threads, and JGRAD_BENCH_JVM_ARGS for experiments.
+     * The forks' JVM flags: the Vector API, the trap limit and the young generation the launcher sets (docs/performance.md,
+     * "JVM flags"), a fixed heap, the kernel threads, and JGRAD_BENCH_JVM_ARGS for experiments.
      */
     static String[] jvmArgs(int threads) {
         java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of("--add-modules", "jdk.incubator.vector",
-                "-XX:PerMethodTrapLimit=10000", "-Xms2g", "-Xmx2g", "-XX:+UseParallelGC",
+                "-XX:PerMethodTrapLimit=10000", "-Xms2g", "-Xmx2g", "-Xmn128m", "-XX:+UseParallelGC",
                 "-Djgrad.threads=" + threads));
         String extra = System.getenv("JGRAD_BENCH_JVM_ARGS");
         if (extra != null && !extra.isBlank()) {

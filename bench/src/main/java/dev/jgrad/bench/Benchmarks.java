@@ -258,6 +258,11 @@ public class Benchmarks {
     }
 
     @Benchmark
+    public double w12GptTrainStepScoped(Gpt s) {
+        return scoped(s.train::step);
+    }
+
+    @Benchmark
     public Object w13GptGenerate256(Gpt s) {
         return s.sample.generate();
     }

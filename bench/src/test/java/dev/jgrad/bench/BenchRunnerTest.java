@@ -21,7 +21,8 @@ class BenchRunnerTest {
                 "W7.tiny_mlp_train_step.2-16-1.b16.us", "W8.conv_relu_pool_conv_fwd_bwd.b64.1x28x28.ms",
                 "W8.conv_relu_pool_conv_fwd_bwd.b64.1x28x28.scoped.ms", "W9.lstm_fwd_bwd.64-128.T32.B32.ms",
                 "W9.lstm_fwd_bwd.64-128.T32.B32.scoped.ms", "W10.wgan_gp_penalty_grad.64-256-1.b64.ms", "W11.mlp_hvp.64-256-1.b64.ms",
-                "W12.gpt_train_step.B12.T64.L4.H4.E128.ms", "W13.gpt_generate.256_tokens.ms");
+                "W12.gpt_train_step.B12.T64.L4.H4.E128.ms", "W12.gpt_train_step.B12.T64.L4.H4.E128.scoped.ms",
+                "W13.gpt_generate.256_tokens.ms");
         List<String> jmhOrder = new ArrayList<>(design);
         jmhOrder.sort(String::compareTo);
         assertEquals("W1.matmul.1024.gflops", jmhOrder.get(0));
@@ -36,7 +37,7 @@ class BenchRunnerTest {
                 BenchRunner.select("W2|softmax"));
         assertEquals(List.of("w1Matmul"), BenchRunner.select("w1matmul"));
         assertEquals(List.of("w6MhaFwdBwd", "w6MhaFwdBwdScoped"), BenchRunner.select("mha_fwd"));
-        assertEquals(21, BenchRunner.select(null).size());
+        assertEquals(22, BenchRunner.select(null).size());
         assertEquals(List.of("w8ConvFwdBwd", "w8ConvFwdBwdScoped", "w9LstmFwdBwd", "w9LstmFwdBwdScoped"), BenchRunner.select("W8|lstm"));
     }
 

@@ -146,11 +146,12 @@ class ReadmeTest {
         assertTrue(dedented.toString().contains(excerpt), "the README's excerpt is not in the starter's TrainYourOwn.java");
         String pom = Files.readString(starter("pom.xml"));
         for (String flag : new String[] {"<release>17</release>", "<argument>jdk.incubator.vector</argument>",
-            "<argument>-XX:PerMethodTrapLimit=10000</argument>", "<argument>-XX:+UseParallelGC</argument>"}) {
+            "<argument>-XX:PerMethodTrapLimit=10000</argument>", "<argument>-XX:+UseParallelGC</argument>",
+            "<argument>-Xmn128m</argument>"}) {
             assertTrue(pom.contains(flag), "the starter's pom.xml lacks " + flag);
         }
         Path launcher = Files.exists(Path.of("..", "jgrad")) ? Path.of("..", "jgrad") : Path.of("jgrad");
-        assertTrue(Files.readString(launcher).contains("--add-modules jdk.incubator.vector -XX:PerMethodTrapLimit=10000 -XX:+UseParallelGC"),
+        assertTrue(Files.readString(launcher).contains("--add-modules jdk.incubator.vector -XX:PerMethodTrapLimit=10000 -XX:+UseParallelGC -Xmn128m"),
                 "the launcher's flags changed: change the starter's pom.xml with them");
     }
 

@@ -74,7 +74,9 @@ public final class SampleCommand implements Callable<Integer> {
         try {
             tok = CharTokenizer.load(tokenizerFile);
         } catch (IOException e) {
-            throw new UserError("--checkpoint: " + AtomicFile.reason(e) + " (the tokenizer that 'jgrad train gpt' writes beside the model)", e);
+            String why = e instanceof java.nio.file.FileSystemException ? "cannot read " + tokenizerFile + ": " + AtomicFile.reason(e)
+                    : e.getMessage();
+            throw new UserError("--checkpoint: " + why + " (the tokenizer that 'jgrad train gpt' writes beside the model)", e);
         }
         GPT gpt = load(model);
         if (gpt.config().vocabSize() != tok.vocabSize()) {
