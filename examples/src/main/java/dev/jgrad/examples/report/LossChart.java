@@ -5,7 +5,6 @@ import org.jfree.chart.ChartUtils;
 import org.jfree.chart.JFreeChart;
 import org.jfree.chart.axis.LogAxis;
 import org.jfree.chart.axis.NumberAxis;
-import org.jfree.chart.axis.NumberTickUnit;
 import org.jfree.chart.plot.XYPlot;
 import org.jfree.chart.renderer.xy.XYLineAndShapeRenderer;
 import org.jfree.chart.title.TextTitle;
@@ -32,15 +31,24 @@ public final class LossChart {
     private LossChart() {
     }
 
+    /** Curves with at most this many points get a marker at each point (a one-epoch run is a single point per curve). */
+    static final int MARKERS_UP_TO = 40;
+
     public static JFreeChart chart(Metrics metrics, String title, String subtitle) {
         Map<String, XYSeries> curves = new LinkedHashMap<>();
+        Map<String, Integer> colourOf = new LinkedHashMap<>();
+        java.util.Set<String> seriesNames = new java.util.LinkedHashSet<>();
+        for (Metrics.Row r : metrics.rows()) {
+            seriesNames.add(r.series());
+        }
         double min = Double.POSITIVE_INFINITY;
         double max = 0;
         for (Metrics.Row r : metrics.rows()) {
             if (!Double.isFinite(r.loss())) {
                 continue;
             }
-            String key = r.series() + " (" + r.split() + ")";
+            String key = label(r.series(), r.split(), seriesNames.size());
+            colourOf.putIfAbsent(key, indexOf(seriesNames, r.series()));
             curves.computeIfAbsent(key, k -> new XYSeries(k, false, true)).add(r.step(), r.loss());
             if (r.loss() > 0) {
                 min = Math.min(min, r.loss());
@@ -53,36 +61,103 @@ public final class LossChart {
                 && metrics.rows().stream().allMatch(r -> !Double.isFinite(r.loss()) || r.loss() > 0);
         NumberAxis x = new NumberAxis("step");
         x.setAutoRangeIncludesZero(false);
+        // Steps are whole numbers: integer ticks, never 1.6E1.
+        x.setStandardTickUnits(NumberAxis.createIntegerTickUnits());
+        x.setNumberFormatOverride(new java.text.DecimalFormat("#,##0"));
         XYPlot plot;
         XYLineAndShapeRenderer renderer = new XYLineAndShapeRenderer(true, false);
         int i = 0;
-        for (String key : curves.keySet()) {
-            renderer.setSeriesPaint(i, PALETTE[(i / 2) % PALETTE.length]);
-            boolean val = !key.endsWith("(train)");
-            renderer.setSeriesStroke(i, val
-                    ? new BasicStroke(2.2f, BasicStroke.CAP_ROUND, BasicStroke.JOIN_ROUND, 1f, new float[] {6f, 4f}, 0f)
-                    : new BasicStroke(1.6f));
+        for (Map.Entry<String, XYSeries> e : curves.entrySet()) {
+            renderer.setSeriesPaint(i, PALETTE[colourOf.get(e.getKey()) % PALETTE.length]);
+            boolean train = e.getKey().equals("train") || e.getKey().endsWith(" train");
+            renderer.setSeriesStroke(i, train ? new BasicStroke(1.6f)
+                    : new BasicStroke(2.2f, BasicStroke.CAP_ROUND, BasicStroke.JOIN_ROUND, 1f, new float[] {6f, 4f}, 0f));
+            if (e.getValue().getItemCount() <= MARKERS_UP_TO) {
+                renderer.setSeriesShapesVisible(i, true);
+                renderer.setSeriesShape(i, train ? new java.awt.geom.Ellipse2D.Double(-3.5, -3.5, 7, 7)
+                        : new java.awt.geom.Rectangle2D.Double(-3.5, -3.5, 7, 7));
+            }
             i++;
         }
         if (log) {
-            LogAxis y = new LogAxis("loss (log scale)");
-            y.setBase(10);
-            y.setSmallestValue(min / 2);
-            // Plain numbers (0.05, 0.1, 1) instead of powers of ten with fractional exponents.
-            y.setNumberFormatOverride(new java.text.DecimalFormat("0.####"));
-            plot = new XYPlot(data, x, y, renderer);
+            plot = new XYPlot(data, x, new OneTwoFiveLogAxis("loss (log scale)", min, max), renderer);
         } else {
             NumberAxis y = new NumberAxis("loss");
             y.setAutoRangeIncludesZero(true);
             plot = new XYPlot(data, x, y, renderer);
         }
-        if (metrics.rows().stream().mapToLong(Metrics.Row::step).max().orElse(0) < 10) {
-            x.setTickUnit(new NumberTickUnit(1));
-        }
         plot.setBackgroundPaint(Color.WHITE);
         plot.setDomainGridlinePaint(new Color(0xDD, 0xDD, 0xDD));
         plot.setRangeGridlinePaint(new Color(0xDD, 0xDD, 0xDD));
         return titled(plot, title, subtitle);
+    }
+
+    /**
+     * A curve's name in the legend: the split alone ("train", "val", "test") when the run has one series, else the
+     * series and the split ("buggy val"); never "train (train)".
+     */
+    static String label(String series, String split, int seriesCount) {
+        return seriesCount <= 1 || series.equals(split) ? split : series + " " + split;
+    }
+
+    private static int indexOf(java.util.Set<String> names, String name) {
+        int i = 0;
+        for (String n : names) {
+            if (n.equals(name)) {
+                return i;
+            }
+            i++;
+        }
+        return 0;
+    }
+
+    /** A log axis whose ticks sit at 1, 2 and 5 times the powers of ten, labelled as plain numbers (0.02, 0.5, 10). */
+    static final class OneTwoFiveLogAxis extends LogAxis {
+        private static final long serialVersionUID = 1L;
+
+        OneTwoFiveLogAxis(String label, double min, double max) {
+            super(label);
+            setBase(10);
+            setSmallestValue(min / 2);
+        }
+
+        @Override
+        protected java.util.List<org.jfree.chart.axis.ValueTick> refreshTicksVertical(java.awt.Graphics2D g2,
+                java.awt.geom.Rectangle2D dataArea, org.jfree.chart.ui.RectangleEdge edge) {
+            java.util.List<org.jfree.chart.axis.ValueTick> ticks = new java.util.ArrayList<>();
+            double lo = getLowerBound();
+            double hi = getUpperBound();
+            for (double v : ticks(lo, hi)) {
+                ticks.add(new org.jfree.chart.axis.NumberTick(v, format(v), org.jfree.chart.ui.TextAnchor.CENTER_RIGHT,
+                        org.jfree.chart.ui.TextAnchor.CENTER, 0.0));
+            }
+            return ticks;
+        }
+
+        /** The 1-2-5 values in [lo, hi]: each of 1, 2 and 5 per decade, or only the 1s when there are many decades. */
+        static java.util.List<Double> ticks(double lo, double hi) {
+            java.util.List<Double> out = new java.util.ArrayList<>();
+            if (!(lo > 0) || !(hi > lo)) {
+                return out;
+            }
+            int from = (int) Math.floor(Math.log10(lo));
+            int to = (int) Math.ceil(Math.log10(hi));
+            double[] steps = to - from > 6 ? new double[] {1} : new double[] {1, 2, 5};
+            for (int e = from; e <= to; e++) {
+                for (double m : steps) {
+                    double v = m * Math.pow(10, e);
+                    if (v >= lo * (1 - 1e-9) && v <= hi * (1 + 1e-9)) {
+                        out.add(v);
+                    }
+                }
+            }
+            return out;
+        }
+
+        static String format(double v) {
+            java.math.BigDecimal d = new java.math.BigDecimal(v).round(new java.math.MathContext(1));
+            return d.stripTrailingZeros().toPlainString();
+        }
     }
 
     /** A chart of {@code plot} on white with a bold title, the subtitle (if any) below it, and a legend: the look of every jgrad chart. */

@@ -24,7 +24,11 @@ final class RunFiles {
     private RunFiles() {
     }
 
+    /** metrics.csv and loss.png; a run that trained nothing (an evaluation with --epochs 0) writes neither, not an empty chart. */
     static void writeMetricsAndChart(Path dir, Metrics metrics, String title, String subtitle) {
+        if (metrics.rows().isEmpty()) {
+            return;
+        }
         try {
             AtomicFile.writeString(dir.resolve("metrics.csv"), metrics.toCsv());
             LossChart.write(metrics, title, subtitle, dir.resolve("loss.png"));
@@ -66,7 +70,13 @@ final class RunFiles {
         writeSummary(dir, example, seed, seconds, series);
         String time = String.format(java.util.Locale.ROOT, "%.1f", seconds) + " s";
         if (epochs == 0) {
-            out.println("Wrote " + dir + "/{" + files + ", summary.json} in " + time + "; no checkpoint, as 0 epochs trained nothing");
+            StringBuilder written = new StringBuilder();
+            for (String f : files.split(", ")) {
+                if (Files.exists(dir.resolve(f))) {
+                    written.append(f).append(", ");
+                }
+            }
+            out.println("Wrote " + dir + "/{" + written + "summary.json} in " + time + "; no checkpoint, as 0 epochs trained nothing");
             return;
         }
         Map<String, String> meta = new LinkedHashMap<>(metadata);
