@@ -120,7 +120,7 @@ public final class AttentionExample {
         int epochs = o.epochs(5);
         int batch = o.batchSize(32);
         double lr = o.lr(3e-3);
-        Path dir = RunDirectory.prepare(o.out, "attention");
+        Path dir = RunDirectory.prepare(o, "attention");
         Generator g = new Generator(o.seed());
         Tensor[] train = data(g, TRAIN);
         Tensor[] test = data(g, TEST);

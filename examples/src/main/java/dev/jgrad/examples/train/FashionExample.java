@@ -160,7 +160,7 @@ public final class FashionExample {
         int epochs = o.epochs(kind == Model.mlp ? 20 : 6);
         int batch = o.batchSize(kind == Model.mlp ? 128 : 64);
         double lr = o.lr(1e-3);
-        Path dir = RunDirectory.prepare(o.out, name);
+        Path dir = RunDirectory.prepare(o, name);
         Init.manualSeed(o.seed());
         Sequential model = build(kind, new Generator(o.seed() + 1));
         Optimizer opt = new Adam(model.parameters(), lr);

@@ -78,7 +78,7 @@ public final class GptExample {
                     + " characters (or a smaller --block-size)");
         }
         GPTConfig config = new GPTConfig(s.blockSize, tok.vocabSize(), s.nLayer, s.nHead, s.nEmbd, s.dropout, s.bias);
-        Path dir = RunDirectory.prepare(o.out, "gpt");
+        Path dir = RunDirectory.prepare(o, "gpt");
         GPT model = new GPT(config, new Generator(o.seed() + 1));
         AdamW opt = new AdamW(ParamGroup.decayMatrices(model.parameters(), s.weightDecay), s.learningRate, s.beta1, s.beta2, 1e-8);
         String resumed = RunFiles.resume(o.resume(), model, opt);

@@ -48,7 +48,7 @@ public final class PinnExample {
         int epochs = o.epochs(pde.epochs());
         int batch = o.batchSize(pde.batch());
         double lr = o.lr(2e-3);
-        Path dir = RunDirectory.prepare(o.out, "pinn");
+        Path dir = RunDirectory.prepare(o, "pinn");
         Init.manualSeed(o.seed());
         Generator init = new Generator(o.seed() + 1);
         int width = pde.width();

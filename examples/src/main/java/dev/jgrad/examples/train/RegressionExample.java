@@ -76,7 +76,7 @@ public final class RegressionExample {
         int epochs = o.epochs(40);
         int batch = o.batchSize(64);
         double lr = o.lr(3e-3);
-        Path dir = RunDirectory.prepare(o.out, "regression");
+        Path dir = RunDirectory.prepare(o, "regression");
         Generator data = new Generator(o.seed());
         Tensor xTrain = Tensor.randn(data, TRAIN, FEATURES);
         Tensor yTrain = signal(xTrain).add(Tensor.randn(data, TRAIN).mul(0.1));

@@ -4,18 +4,32 @@ import dev.jgrad.examples.UserError;
 import dev.jgrad.nn.io.AtomicFile;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
 
-/** The folder a run writes into: {@code --out DIR}, or a new {@code runs/<example>-<time>}; checked writable before training starts. */
+/**
+ * The folder a run writes into: {@code --out DIR}, or a new {@code runs/<example>-<time>}. Checked writable before
+ * training starts; a folder that already holds a run is refused unless {@code --overwrite} (or the run resumes from a
+ * checkpoint in it); a lock file with the owner's pid keeps a second trainer out while the first runs (a lock whose
+ * process is gone is taken over); temporary files that a killed run left behind are removed.
+ */
 final class RunDirectory {
+    static final String LOCK = ".jgrad.lock";
+    /** The files that make a folder a run: a new run would replace them. */
+    static final List<String> RUN_FILES = List.of("model.safetensors", "summary.json", "metrics.csv", "optimizer.safetensors");
+
     private RunDirectory() {
     }
 
-    static Path prepare(Path requested, String example) {
-        Path dir = requested;
+    static Path prepare(TrainOptions o, String example) {
+        Path dir = o.out;
         if (dir == null) {
             String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
             dir = Path.of("runs", example + "-" + stamp);
@@ -26,6 +40,12 @@ final class RunDirectory {
         if (Files.exists(dir) && !Files.isDirectory(dir)) {
             throw new UserError("--out " + dir + " is a file, not a folder");
         }
+        List<String> held = runFiles(dir);
+        boolean resumingHere = o.resume() != null && o.resume().toAbsolutePath().normalize().startsWith(dir.toAbsolutePath().normalize());
+        if (!held.isEmpty() && !o.overwrite && !resumingHere) {
+            throw new UserError("--out " + dir + " already holds a run (" + String.join(", ", held) + "): pass --overwrite to replace it,"
+                    + " or choose another --out");
+        }
         try {
             Files.createDirectories(dir);
             Path probe = Files.createTempFile(dir, ".write-check", ".tmp");
@@ -35,6 +55,73 @@ final class RunDirectory {
         } catch (SecurityException e) {
             throw new UserError("cannot write to --out " + dir + ": " + (e.getMessage() == null ? "SecurityException" : e.getMessage()));
         }
+        lock(dir);
+        removeStaleTemporaries(dir);
         return dir;
+    }
+
+    /** The run files {@code dir} holds, by name; empty when it holds none or does not exist. */
+    static List<String> runFiles(Path dir) {
+        List<String> held = new ArrayList<>();
+        if (Files.isDirectory(dir)) {
+            for (String f : RUN_FILES) {
+                if (Files.exists(dir.resolve(f))) {
+                    held.add(f);
+                }
+            }
+        }
+        return held;
+    }
+
+    /** Takes the folder's lock for this process until it exits; refuses while a live process holds it. */
+    static void lock(Path dir) {
+        Path lock = dir.resolve(LOCK);
+        long me = ProcessHandle.current().pid();
+        for (int attempt = 0; attempt < 2; attempt++) {
+            try {
+                Files.writeString(Files.createFile(lock), Long.toString(me), StandardCharsets.UTF_8);
+                lock.toFile().deleteOnExit();
+                return;
+            } catch (FileAlreadyExistsException e) {
+                long owner = ownerOf(lock);
+                if (owner == me) {
+                    return;
+                }
+                if (owner > 0 && ProcessHandle.of(owner).map(ProcessHandle::isAlive).orElse(false)) {
+                    throw new UserError("--out " + dir + " is in use by another jgrad run (process " + owner + ", " + lock
+                            + "); wait for it, or choose another --out");
+                }
+                try {
+                    // The owner is gone (killed, or the machine restarted): the lock is stale.
+                    Files.deleteIfExists(lock);
+                } catch (IOException ex) {
+                    throw new UserError("cannot take the stale lock " + lock + ": " + AtomicFile.reason(ex));
+                }
+            } catch (IOException e) {
+                throw new UserError("cannot write the lock " + lock + ": " + AtomicFile.reason(e));
+            }
+        }
+        throw new UserError("cannot take the lock " + lock + ": another run took it first");
+    }
+
+    private static long ownerOf(Path lock) {
+        try {
+            return Long.parseLong(Files.readString(lock, StandardCharsets.UTF_8).trim());
+        } catch (IOException | NumberFormatException e) {
+            return -1;
+        }
+    }
+
+    /** Removes the hidden temporary files ({@code .NAME.N.tmp}) of writes that a killed run never finished. */
+    static void removeStaleTemporaries(Path dir) {
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, ".*.tmp")) {
+            for (Path f : files) {
+                if (Files.isRegularFile(f)) {
+                    Files.deleteIfExists(f);
+                }
+            }
+        } catch (IOException e) {
+            // A temporary file that cannot be removed harms nothing; the run goes on.
+        }
     }
 }

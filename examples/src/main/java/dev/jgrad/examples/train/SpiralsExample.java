@@ -64,7 +64,7 @@ public final class SpiralsExample {
         int epochs = o.epochs(150);
         int batch = o.batchSize(64);
         double lr = o.lr(1e-2);
-        Path dir = RunDirectory.prepare(o.out, "mlp");
+        Path dir = RunDirectory.prepare(o, "mlp");
         Generator g = new Generator(o.seed());
         Tensor[] train = spirals(g, TRAIN);
         Tensor[] test = spirals(g, TEST);

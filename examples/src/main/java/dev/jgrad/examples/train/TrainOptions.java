@@ -30,6 +30,9 @@ public final class TrainOptions {
     @Option(names = "--allow-nan", description = "go on when the loss turns NaN or infinite (default: stop, exit 2, save nothing)")
     boolean allowNan;
 
+    @Option(names = "--overwrite", description = "replace the run already in --out (default: refuse, so that a good run is never replaced by accident)")
+    boolean overwrite;
+
     @Option(names = "--resume", paramLabel = "CHECKPOINT", description = "start from a saved model.safetensors (and the optimizer.safetensors beside it)")
     Path resume;
 
@@ -78,6 +81,10 @@ public final class TrainOptions {
 
     public Path resume() {
         return resume;
+    }
+
+    public boolean overwrite() {
+        return overwrite;
     }
 
     /** Options for tests and programs: {@code TrainOptions.of(out, epochs, seed)}. */

@@ -215,7 +215,7 @@ class BadInputFuzzIT {
             if (!loads || i % 10 == 0) {
                 cliRuns++;
                 if (!loads) {
-                    refused("train", "mlp", "--resume", f.toString(), "--epochs", "1", "--out", good.toString());
+                    refused("train", "mlp", "--resume", f.toString(), "--epochs", "1", "--overwrite", "--out", good.toString());
                 } else {
                     Path other = tmp.resolve("resumed-" + i);
                     String stderr = cliAnyExit("train", "mlp", "--resume", f.toString(), "--epochs", "1", "--out", other.toString());
@@ -251,9 +251,9 @@ class BadInputFuzzIT {
             ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN).putFloat(i, Float.NaN);
         }
         Path nan = write("nan.safetensors", b);
-        String line = refused("train", "mlp", "--resume", nan.toString(), "--epochs", "1", "--out", good.toString());
+        String line = refused("train", "mlp", "--resume", nan.toString(), "--epochs", "1", "--overwrite", "--out", good.toString());
         assertTrue(line.contains("NaN") && line.contains("epoch 1, step 1"), line);
-        line = refused("train", "regression", "--lr", "1e30", "--epochs", "3", "--out", good.toString());
+        line = refused("train", "regression", "--lr", "1e30", "--epochs", "3", "--overwrite", "--out", good.toString());
         assertTrue(line.contains("loss is Infinity at epoch 1") && line.contains("--allow-nan"), line);
         Path elsewhere = tmp.resolve("allowed");
         String stderr = cli(2, "train", "regression", "--lr", "1e30", "--epochs", "1", "--allow-nan", "--out", elsewhere.toString());
@@ -269,7 +269,7 @@ class BadInputFuzzIT {
         Path deepOpt = write("optimizer.safetensors", withHeader("{\"a\":".repeat(10_000) + "1" + "}".repeat(10_000)));
         Path model = write("model.safetensors", checkpoint);
         assertEquals(deepOpt.getParent(), model.getParent());
-        assertTrue(refused("train", "mlp", "--resume", model.toString(), "--epochs", "1", "--out", good.toString()).contains("nested deeper"));
+        assertTrue(refused("train", "mlp", "--resume", model.toString(), "--epochs", "1", "--overwrite", "--out", good.toString()).contains("nested deeper"));
         Path malformed = write("malformed.json", "{\"cases\":[1,\"x\",null,[],{}, {\"id\":\"s\",\"steps\":\"no\"}]}".getBytes(StandardCharsets.UTF_8));
         Path results = tmp.resolve("malformed-results.json");
         cli(0, "conformance", malformed.toString(), "--out", results.toString());
@@ -305,10 +305,10 @@ class BadInputFuzzIT {
             specials.add(Path.of("/dev/zero"));
         }
         for (Path p : specials) {
-            refused("train", "mlp", "--resume", p.toString(), "--epochs", "1", "--out", good.toString());
+            refused("train", "mlp", "--resume", p.toString(), "--epochs", "1", "--overwrite", "--out", good.toString());
             refused("plot", p.toString(), "--out", tmp.resolve("x.png").toString());
             refused("conformance", p.toString(), "--out", tmp.resolve("r.json").toString());
-            refused("train", "fashion", "--data", p.toString(), "--out", good.toString());
+            refused("train", "fashion", "--data", p.toString(), "--overwrite", "--out", good.toString());
         }
         Path fake = Files.createDirectories(tmp.resolve("fashion"));
         if (made) {
@@ -316,7 +316,7 @@ class BadInputFuzzIT {
             for (String n : new String[] {"train-labels-idx1-ubyte", "t10k-images-idx3-ubyte", "t10k-labels-idx1-ubyte"}) {
                 Files.write(fake.resolve(n), new byte[] {0, 0, 8, 1, 0, 0, 0, 0});
             }
-            assertTrue(refused("train", "fashion", "--data", fake.toString(), "--out", good.toString()).contains("not a regular file"));
+            assertTrue(refused("train", "fashion", "--data", fake.toString(), "--overwrite", "--out", good.toString()).contains("not a regular file"));
         }
     }
 
@@ -340,16 +340,16 @@ class BadInputFuzzIT {
                 args.add(f[1 + r.nextInt(f.length - 1)]);
             }
             if (!f[0].equals("--out")) {
-                args.addAll(List.of("--out", good.toString()));
+                args.addAll(List.of("--overwrite", "--out", good.toString()));
             }
             String line = refused(args.toArray(new String[0]));
             assertTrue(line.contains("--help') ") || line.endsWith("--help')") || line.contains("--"), line);
         }
         assertTrue(refused("train", "resnet").contains("see 'jgrad train --help'"));
         assertTrue(refused("train", "mlp", "--epochs").contains("see 'jgrad train mlp --help'"));
-        assertTrue(refused("train", "fashion", "--model", "vgg", "--out", good.toString()).contains("mlp, cnn"));
+        assertTrue(refused("train", "fashion", "--model", "vgg", "--overwrite", "--out", good.toString()).contains("mlp, cnn"));
         assertTrue(refused("train", "mlp", "--out", "").contains("empty"));
-        assertTrue(refused("train", "mlp", "--epochs", "0", "--out", good.toString()).contains("--resume"));
+        assertTrue(refused("train", "mlp", "--epochs", "0", "--overwrite", "--out", good.toString()).contains("--resume"));
         assertTrue(refused("plot", "/proc/no-such-dir/metrics.csv").contains("not found"));
         Path csv = write("metrics.csv", "step,epoch,series,split,loss\n1,1,train,train,0.5\n".getBytes(StandardCharsets.UTF_8));
         String line = refused("plot", csv.toString(), "--out", "/proc/x.png");
@@ -438,7 +438,7 @@ class BadInputFuzzIT {
         Path dir = Files.createDirectories(tmp.resolve("no-meta"));
         Files.write(dir.resolve("model.safetensors"), checkpoint);
         Files.write(dir.resolve("optimizer.safetensors"), checkpoint);
-        String line = refused("train", "mlp", "--resume", dir.resolve("model.safetensors").toString(), "--epochs", "1", "--out", good.toString());
+        String line = refused("train", "mlp", "--resume", dir.resolve("model.safetensors").toString(), "--epochs", "1", "--overwrite", "--out", good.toString());
         assertTrue(line.contains("names no optimizer") && !line.contains("null"), line);
     }
 
@@ -449,5 +449,27 @@ class BadInputFuzzIT {
         String csv = Files.readString(dir.resolve("metrics.csv"));
         assertTrue(csv.contains("\n1,1,train,train,"), "one step in the one epoch: " + csv);
         assertTrue(!Files.readString(dir.resolve("summary.json")).contains("\"final_loss\": 0.0,"));
+    }
+
+    /** A run into a folder that holds one is refused unless --overwrite; a live owner's lock keeps others out; stale leftovers go. */
+    @Test
+    void existingRunsAreNeverChangedByAccidentAndALiveLockKeepsOthersOut() throws IOException {
+        String before = Files.readString(good.resolve("metrics.csv"));
+        String line = refused("train", "mlp", "--epochs", "1", "--out", good.toString());
+        assertTrue(line.contains("already holds a run") && line.contains("--overwrite"), line);
+        assertEquals(before, Files.readString(good.resolve("metrics.csv")), "the run in the folder is untouched");
+
+        Path busy = Files.createDirectories(tmp.resolve("busy"));
+        long livePid = ProcessHandle.current().parent().map(ProcessHandle::pid).orElse(1L);
+        Files.writeString(busy.resolve(".jgrad.lock"), Long.toString(livePid));
+        line = refused("train", "regression", "--epochs", "1", "--out", busy.toString());
+        assertTrue(line.contains("in use by another jgrad run") && line.contains(Long.toString(livePid)), line);
+
+        Path stale = Files.createDirectories(tmp.resolve("stale"));
+        Files.writeString(stale.resolve(".jgrad.lock"), "2147483646");
+        Files.writeString(stale.resolve(".model.safetensors.123.tmp"), "half a file");
+        cli(0, "train", "regression", "--epochs", "1", "--out", stale.toString());
+        assertTrue(Files.exists(stale.resolve("model.safetensors")), "a dead owner's lock is taken over");
+        assertTrue(!Files.exists(stale.resolve(".model.safetensors.123.tmp")), "a killed run's temporary file is removed");
     }
 }
