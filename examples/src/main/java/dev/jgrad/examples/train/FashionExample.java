@@ -84,13 +84,34 @@ public final class FashionExample {
             }
         }
         try {
-            return new ImageDataset[] {ImageDataset.fromIdx(files[0], files[1], MEAN, STD), ImageDataset.fromIdx(files[2], files[3], MEAN, STD)};
+            ImageDataset train = ImageDataset.fromIdx(files[0], files[1], MEAN, STD);
+            ImageDataset test = ImageDataset.fromIdx(files[2], files[3], MEAN, STD);
+            checkTrainable(train, files[1]);
+            if (test.size() == 0) {
+                throw new UserError(files[2] + " holds no images: there is nothing to test the model on");
+            }
+            return new ImageDataset[] {train, test};
         } catch (NoSuchFileException e) {
             throw new UserError("cannot read " + e.getFile(), e);
         } catch (IdxFormatException e) {
             throw new UserError(e.getMessage(), e);
         } catch (IOException e) {
             throw new UserError("cannot read the Fashion-MNIST files in " + dir + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** A training set with no images, or with every label the same, teaches nothing: refused before training, naming the file. */
+    static void checkTrainable(ImageDataset train, Path labels) {
+        if (train.size() == 0) {
+            throw new UserError(labels + " holds no training images: there is nothing to train on");
+        }
+        java.util.Set<Long> seen = new java.util.TreeSet<>();
+        for (int i = 0; i < train.size() && seen.size() < 2; i++) {
+            seen.add(train.label(i));
+        }
+        if (seen.size() < 2) {
+            throw new UserError(labels + ": all " + train.size() + " training labels are " + seen.iterator().next()
+                    + ": a classifier needs at least two classes to learn from");
         }
     }
 

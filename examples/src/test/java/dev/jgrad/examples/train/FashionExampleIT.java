@@ -119,4 +119,20 @@ class FashionExampleIT {
         assertEquals(2, Main.run("train", "fashion", "--model", "mlp", "--data", dir.toString(), "--out", keep.toString()));
         assertEquals("good", Files.readString(keep.resolve("summary.json")));
     }
+
+    @Test
+    void anEmptyOrOneClassTrainingSetIsRefusedBeforeTraining() throws IOException {
+        Path empty = data(0, 10);
+        String m = assertThrows(UserError.class, () -> FashionExample.load(empty)).getMessage();
+        assertTrue(m.contains("train-labels-idx1-ubyte.gz") && m.contains("no training images"), m);
+        Path one = Files.createDirectories(tmp.resolve("one"));
+        writeSet(one, "t10k", 10, 2);
+        gz(one.resolve("train-images-idx3-ubyte.gz"), Idx.encode(Idx.Type.UBYTE, new int[] {5, 28, 28}, new byte[5 * 784]));
+        gz(one.resolve("train-labels-idx1-ubyte.gz"), Idx.encode(Idx.Type.UBYTE, new int[] {5}, new byte[] {3, 3, 3, 3, 3}));
+        m = assertThrows(UserError.class, () -> FashionExample.load(one)).getMessage();
+        assertTrue(m.contains("all 5 training labels are 3") && m.contains("two classes"), m);
+        Path keep = Files.createDirectories(tmp.resolve("kept"));
+        assertEquals(2, Main.run("train", "fashion", "--model", "mlp", "--data", one.toString(), "--out", keep.toString()));
+        assertTrue(!Files.exists(keep.resolve("model.safetensors")), "nothing is written");
+    }
 }
