@@ -17,14 +17,27 @@ public final class Main {
         try {
             return commandLine().execute(args);
         } catch (OutOfMemoryError e) {
-            // Inputs are bounded before they are read; this is the net under what a bound missed.
-            System.err.println("jgrad: error: out of memory (" + oneLine(e.getMessage()) + "); give the JVM more with "
-                    + "JGRAD_JAVA_OPTS=-Xmx8g, or use smaller inputs");
-            return CommandLine.ExitCode.SOFTWARE;
+            // Inputs are bounded before they are read; this is the net under what a bound missed, and under a model or
+            // batch too large for the heap.
+            System.err.println(outOfMemory(e.getMessage()));
+            return CommandLine.ExitCode.USAGE;
         } catch (StackOverflowError e) {
             System.err.println("jgrad: error: the input is nested too deeply to process");
             return CommandLine.ExitCode.SOFTWARE;
         }
+    }
+
+    /** One line for a heap too small for the work: the heap's size and the setting that raises it. */
+    static String outOfMemory(String detail) {
+        long mb = Runtime.getRuntime().maxMemory() >> 20;
+        long more = Math.max(1, 2 * mb / 1024 + 1);
+        String advice = "give it more with JGRAD_JAVA_OPTS=-Xmx" + more + "g, or use a smaller model or batch";
+        String what = detail == null ? "" : detail.replaceAll("\\s*[\\r\\n]+\\s*", "; ").trim();
+        int room = MAX_MESSAGE - advice.length() - 60;
+        if (what.length() > room) {
+            what = what.substring(0, Math.max(0, room - 3)) + "...";
+        }
+        return "jgrad: error: out of memory (" + what + ", with a Java heap of " + mb + " MB); " + advice;
     }
 
     /** "; did you mean --epochs?" for a mistyped option or command: picocli's closest match, else nothing. */
@@ -57,6 +70,10 @@ public final class Main {
         cl.setExecutionExceptionHandler((ex, line, parsed) -> {
             if (ex instanceof UserError) {
                 line.getErr().println("jgrad: error: " + oneLine(ex.getMessage()));
+                return CommandLine.ExitCode.USAGE;
+            }
+            if (ex instanceof dev.jgrad.tensor.OutOfMemoryException) {
+                line.getErr().println(outOfMemory(ex.getMessage()));
                 return CommandLine.ExitCode.USAGE;
             }
             line.getErr().println("jgrad: internal error: " + ex);

@@ -28,6 +28,11 @@ public final class LossChart {
         new Color(0xD6, 0x27, 0x28), new Color(0x1F, 0x77, 0xB4), new Color(0x2C, 0xA0, 0x2C),
         new Color(0xFF, 0x7F, 0x0E), new Color(0x94, 0x67, 0xBD), new Color(0x8C, 0x56, 0x4B)};
 
+    static {
+        // Images are encoded in memory: ImageIO's disk cache, on a full disk, fails in a shutdown thread with a trace.
+        javax.imageio.ImageIO.setUseCache(false);
+    }
+
     private LossChart() {
     }
 

@@ -55,6 +55,10 @@ class CliTest {
 
     /** Runs the CLI in a new JVM with these JVM options (no Vector API module unless they add it); stdout and stderr. */
     private static String[] runJvm(java.util.List<String> jvmOptions, String... args) throws Exception {
+        return runJvm(0, jvmOptions, args);
+    }
+
+    private static String[] runJvm(int expectedExit, java.util.List<String> jvmOptions, String... args) throws Exception {
         java.util.List<String> cmd = new java.util.ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.addAll(jvmOptions);
@@ -63,8 +67,21 @@ class CliTest {
         Process p = new ProcessBuilder(cmd).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
         String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
         String err = new String(p.getErrorStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
-        assertEquals(0, p.waitFor(), err);
+        assertEquals(expectedExit, p.waitFor(), err);
         return new String[] {out, err};
+    }
+
+    /** Running out of heap is one line that names the heap and the setting to raise, exit 2, no trace. */
+    @Test
+    void outOfMemoryIsOneLineNamingTheSetting() throws Exception {
+        Path text = tmp.resolve("t.txt");
+        Files.writeString(text, "abcdefghij".repeat(2000));
+        String[] r = runJvm(2, java.util.List.of("-Xmx48m", "-Djgrad.vector=false"), "train", "gpt", "--data", text.toString(),
+                "--n-layer", "24", "--n-embd", "1024", "--n-head", "8", "--out", tmp.resolve("oom").toString());
+        java.util.List<String> lines = r[1].lines().filter(l -> !l.isBlank()).collect(java.util.stream.Collectors.toList());
+        assertEquals(1, lines.size(), r[1]);
+        assertTrue(lines.get(0).startsWith("jgrad: error: out of memory") && lines.get(0).contains("JGRAD_JAVA_OPTS=-Xmx")
+                && lines.get(0).length() < 300, lines.get(0));
     }
 
     /** A program started without the Vector API module is told so once, with the flag; choosing the plain kernels hides it. */

@@ -80,6 +80,14 @@ public final class AtomicFile {
 
     /** Why an I/O operation failed, in words: "permission denied", "no space left on device", the OS's reason. */
     public static String reason(IOException e) {
+        // The deepest I/O error says why (an image writer wraps "No space left on device" in "I/O error writing PNG file!").
+        Throwable c = e.getCause();
+        while (c != null && c != e) {
+            if (c instanceof IOException) {
+                return reason((IOException) c);
+            }
+            c = c.getCause();
+        }
         if (e instanceof AccessDeniedException) {
             return "permission denied";
         }
