@@ -96,12 +96,18 @@ public final class GptExample {
         Progress progress = new Progress("gpt", rounds, Math.min(s.evalInterval, Math.max(1, s.maxIters)));
         double bestVal = Double.POSITIVE_INFINITY;
         double[] last = {Double.NaN, Double.NaN};
+        int lastEval = 0;
         int round = 0;
         double sum = 0;
         int count = 0;
         for (int it = 0; it <= s.maxIters; it++) {
+            if (Interrupt.requested()) {
+                // The checkpoint of the best evaluation so far stays; the curves so far are written below.
+                break;
+            }
             if (it % s.evalInterval == 0 || it == s.maxIters) {
                 last = new double[] {estimate(model, train, s, evalBatches), estimate(model, val, s, evalBatches)};
+                lastEval = it;
                 metrics.add(it, round, "gpt", "train", last[0]);
                 metrics.add(it, round, "gpt", "val", last[1]);
                 if (it > 0) {
@@ -140,19 +146,20 @@ public final class GptExample {
             sum += loss;
             count++;
             progress.step(loss);
+            Interrupt.at("iteration " + (it + 1));
         }
-        String subtitle = String.format(Locale.ROOT, "val loss %.4f at iteration %d  (seed %d)", last[1], s.maxIters, o.seed());
+        String subtitle = String.format(Locale.ROOT, "val loss %.4f at iteration %d  (seed %d)", last[1], lastEval, o.seed());
         RunFiles.writeMetricsAndChart(dir, metrics, "gpt: character-level language model, cross-entropy", subtitle);
         Map<String, Object> series = new LinkedHashMap<>();
         series.put("train_loss", last[0]);
         series.put("val_loss", last[1]);
-        series.put("iterations", s.maxIters);
+        series.put("iterations", count);
         series.put("mean_step_loss", count == 0 ? Double.NaN : sum / count);
         RunFiles.writeSummary(dir, "gpt", o.seed(), (System.nanoTime() - started) / 1e9, Map.of("gpt", series));
         out.printf(Locale.ROOT, "Wrote %s/{metrics.csv, loss.png, summary.json%s} in %.1f s%n", dir,
                 bestVal < Double.POSITIVE_INFINITY ? ", model.safetensors, optimizer.safetensors, tokenizer.json" : "",
                 (System.nanoTime() - started) / 1e9);
-        return new Outcome(last[0], last[1], s.maxIters, dir);
+        return new Outcome(last[0], last[1], count, dir);
     }
 
     /** The shortest text whose 90/10 split leaves more than a block in both parts. */

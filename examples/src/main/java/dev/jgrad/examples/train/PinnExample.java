@@ -69,10 +69,13 @@ public final class PinnExample {
         Progress progress = new Progress("pinn", epochs, STEPS_PER_EPOCH);
         double error = relativeError(net, grid, exact);
         long step = 0;
-        for (int e = 1; e <= epochs; e++) {
+        for (int e = 1; e <= epochs && !Interrupt.requested(); e++) {
             progress.startEpoch(e);
             double sum = 0;
             for (int s = 0; s < STEPS_PER_EPOCH; s++) {
+                if (Interrupt.requested()) {
+                    break;
+                }
                 double v;
                 try (Memory.Scope scope = Memory.scope()) {
                     opt.zeroGrad();
@@ -89,6 +92,10 @@ public final class PinnExample {
                 sum += v;
                 step++;
                 progress.step(v);
+                Interrupt.at("epoch " + e + ", step " + step);
+            }
+            if (Interrupt.requested()) {
+                break;
             }
             double val = heldOutResidual(pde, net, heldOut);
             error = relativeError(net, grid, exact);

@@ -57,6 +57,7 @@ final class RunDirectory {
         }
         lock(dir);
         removeStaleTemporaries(dir);
+        Interrupt.runDir(dir);
         return dir;
     }
 

@@ -38,11 +38,33 @@ public final class TrainCommand implements Callable<Integer> {
             if (options.threads != null) {
                 Backend.setThreads(options.threads);
             }
+            Interrupt.install();
             train();
+            if (Interrupt.requested()) {
+                System.err.println("jgrad: interrupted at " + Interrupt.where() + "; what was trained so far is saved; resume with: ./jgrad "
+                        + resumeCommand());
+                return 130;
+            }
             return 0;
         }
 
         abstract void train();
+
+        /** This command line again, from the checkpoint just written, into a new folder. */
+        private String resumeCommand() {
+            java.util.List<String> args = new java.util.ArrayList<>(spec.root().commandLine().getParseResult().originalArgs());
+            java.util.List<String> kept = new java.util.ArrayList<>();
+            for (int i = 0; i < args.size(); i++) {
+                String a = args.get(i);
+                if (a.equals("--out") || a.equals("--resume")) {
+                    i++;
+                } else if (!a.startsWith("--out=") && !a.startsWith("--resume=") && !a.equals("--overwrite")) {
+                    kept.add(a.contains(" ") ? "'" + a + "'" : a);
+                }
+            }
+            java.nio.file.Path dir = Interrupt.runDir() != null ? Interrupt.runDir() : options.out;
+            return String.join(" ", kept) + " --resume " + dir + "/" + RunFiles.MODEL + " --out NEW_DIR";
+        }
     }
 
     @Command(name = "regression", mixinStandardHelpOptions = true,

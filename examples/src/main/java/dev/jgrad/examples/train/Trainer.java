@@ -45,11 +45,15 @@ final class Trainer {
     static void fitNoted(String series, Optimizer opt, DataLoader loader, int epochs, Function<List<Tensor>, Variable> loss,
                          Supplier<Validation> validation, Metrics metrics, Progress progress, boolean allowNan) {
         long step = 0;
-        for (int e = 1; e <= epochs; e++) {
+        for (int e = 1; e <= epochs && !Interrupt.requested(); e++) {
             progress.startEpoch(e);
             double sum = 0;
             int n = 0;
             for (List<Tensor> batch : loader) {
+                if (Interrupt.requested()) {
+                    // Stopped at the end of the last step: the epoch is incomplete, so it adds no row to the metrics.
+                    return;
+                }
                 double v;
                 // One memory scope per step: the step's tensors give their arrays to the next step.
                 try (Memory.Scope scope = Memory.scope()) {
@@ -67,6 +71,7 @@ final class Trainer {
                 n++;
                 step++;
                 progress.step(v);
+                Interrupt.at(series + " epoch " + e + ", step " + step);
             }
             Validation val;
             try (NoGrad g = NoGrad.enter()) {

@@ -154,4 +154,33 @@ class ExamplesIT {
         assertTrue(s.startsWith("demo epoch 1/2  train 0.5000  val 0.2500"), s);
         assertTrue(!s.contains("\r"));
     }
+
+    /** Ctrl-C stops a run at the end of a step: what was trained is written, one line says how to resume, exit 130. */
+    @Test
+    void ctrlCStopsAtTheEndOfAStepSavesWhatWasTrainedAndExits130() throws Exception {
+        Path dir = tmp.resolve("interrupted");
+        java.util.List<String> cmd = new java.util.ArrayList<>(java.util.List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp", System.getProperty("java.class.path"), Main.class.getName(), "train", "mlp", "--epochs", "100000", "--out", dir.toString()));
+        Process p = new ProcessBuilder(cmd).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        java.io.BufferedReader err = new java.io.BufferedReader(new java.io.InputStreamReader(p.getErrorStream(), java.nio.charset.StandardCharsets.UTF_8));
+        StringBuilder said = new StringBuilder();
+        for (String line; (line = err.readLine()) != null; ) {
+            said.append(line).append('\n');
+            if (line.contains("epoch 3/")) {
+                new ProcessBuilder("kill", "-INT", Long.toString(p.pid())).start().waitFor();
+                break;
+            }
+        }
+        for (String line; (line = err.readLine()) != null; ) {
+            said.append(line).append('\n');
+        }
+        assertEquals(130, p.waitFor(), said.toString());
+        assertTrue(said.toString().contains("jgrad: interrupted at train epoch") && said.toString().contains("resume with: ./jgrad train mlp"),
+                said.toString());
+        List<String> csv = Files.readAllLines(dir.resolve("metrics.csv"));
+        assertTrue(csv.size() >= 1 + 2 * 3, "the finished epochs are in metrics.csv: " + csv);
+        assertTrue(Files.size(dir.resolve("model.safetensors")) > 100 && Files.exists(dir.resolve("loss.png")));
+        assertEquals(0, Main.run("train", "mlp", "--epochs", "0", "--resume", dir.resolve("model.safetensors").toString(),
+                "--out", tmp.resolve("evaluated").toString()), "the saved model loads");
+    }
 }
