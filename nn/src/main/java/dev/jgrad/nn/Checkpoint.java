@@ -44,7 +44,14 @@ public final class Checkpoint {
     }
 
     public static void saveOptimizer(Optimizer opt, Path path) throws IOException {
-        Safetensors.save(path, opt.stateTensors(), opt.stateMetadata());
+        saveOptimizer(opt, path, Map.of());
+    }
+
+    /** The optimizer's state with {@code metadata} beside its own (a checkpoint id that pairs it with its model, say). */
+    public static void saveOptimizer(Optimizer opt, Path path, Map<String, String> metadata) throws IOException {
+        Map<String, String> meta = new LinkedHashMap<>(opt.stateMetadata());
+        meta.putAll(metadata);
+        Safetensors.save(path, opt.stateTensors(), meta);
     }
 
     public static void loadOptimizer(Optimizer opt, Path path) throws CheckpointException {

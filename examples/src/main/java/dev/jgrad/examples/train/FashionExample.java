@@ -201,7 +201,8 @@ public final class FashionExample {
                     last[0] = evaluate(model, test, CLASSES.length);
                     return new Trainer.Validation(last[0].loss(), String.format(Locale.ROOT, "test accuracy %.2f%%", 100 * last[0].accuracy()));
                 },
-                metrics, new Progress(name, epochs, loader.batches()), o.allowNan());
+                metrics, new Progress(name, epochs, loader.batches()), o.allowNan(),
+                RunFiles.epochSaver(dir, metrics, model, opt, name, o.seed()));
         Evaluation ev = last[0] != null ? last[0] : evaluate(model, test, CLASSES.length);
         double acc = ev.accuracy();
         double[] perClass = ev.perClass();

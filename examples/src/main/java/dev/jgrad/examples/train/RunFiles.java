@@ -20,6 +20,8 @@ import java.util.Map;
 final class RunFiles {
     static final String MODEL = "model.safetensors";
     static final String OPTIMIZER = "optimizer.safetensors";
+    /** The metadata key that pairs a model file with the optimizer state written with it. */
+    static final String CHECKPOINT_ID = "jgrad.checkpoint_id";
 
     private RunFiles() {
     }
@@ -100,6 +102,52 @@ final class RunFiles {
         return v;
     }
 
+    /**
+     * What pairs a model file with its optimizer state: a checksum of the weights and the optimizer's step count, the same
+     * for the same run (so the same seed writes the same bytes) and different for a model written at another step.
+     */
+    static String checkpointId(Module model, Optimizer opt) {
+        java.util.zip.CRC32 crc = new java.util.zip.CRC32();
+        java.nio.ByteBuffer buf = java.nio.ByteBuffer.allocate(8);
+        for (dev.jgrad.nn.Parameter p : model.parameters()) {
+            for (double v : p.data().toDoubleArray()) {
+                buf.clear();
+                buf.putDouble(v);
+                crc.update(buf.array(), 0, 8);
+            }
+        }
+        return Long.toHexString(crc.getValue()) + "-" + opt.stateMetadata().get("steps");
+    }
+
+    /** How often a run checkpoints between epochs at most: tiny epochs would otherwise spend more time writing than training. */
+    static final long EPOCH_SAVE_NANOS = 5_000_000_000L;
+
+    /**
+     * After an epoch, metrics.csv and the checkpoint of the run so far, so that a crash or a kill loses at most the
+     * epochs since (at most one every {@link #EPOCH_SAVE_NANOS}); weights that are no longer finite are not written.
+     */
+    static Runnable epochSaver(Path dir, Metrics metrics, Module model, Optimizer opt, String example, long seed) {
+        long[] last = {System.nanoTime()};
+        return () -> {
+            long now = System.nanoTime();
+            if (now - last[0] < EPOCH_SAVE_NANOS) {
+                return;
+            }
+            last[0] = now;
+            try {
+                AtomicFile.writeString(dir.resolve("metrics.csv"), metrics.toCsv());
+            } catch (IOException e) {
+                throw new UserError(e.getMessage(), e);
+            }
+            for (dev.jgrad.nn.Parameter p : model.parameters()) {
+                if (!p.data().allFinite()) {
+                    return;
+                }
+            }
+            saveCheckpoint(dir, model, opt, Map.of("example", example, "seed", Long.toString(seed)));
+        };
+    }
+
     /** Saves the model and optimizer state, unless a weight is NaN or infinite: a broken model never replaces a good one. */
     static void saveCheckpoint(Path dir, Module model, Optimizer opt, Map<String, String> metadata) {
         for (Map.Entry<String, dev.jgrad.nn.Parameter> p : model.namedParameters().entrySet()) {
@@ -108,9 +156,13 @@ final class RunFiles {
                         + " was not written (lower --lr)");
             }
         }
+        // One id in both files: a run killed between the two writes leaves a pair that resume recognises as mixed.
+        String id = checkpointId(model, opt);
+        Map<String, String> meta = new LinkedHashMap<>(metadata);
+        meta.put(CHECKPOINT_ID, id);
         try {
-            Checkpoint.save(model, dir.resolve(MODEL), metadata);
-            Checkpoint.saveOptimizer(opt, dir.resolve(OPTIMIZER));
+            Checkpoint.save(model, dir.resolve(MODEL), meta);
+            Checkpoint.saveOptimizer(opt, dir.resolve(OPTIMIZER), Map.of(CHECKPOINT_ID, id));
         } catch (IOException e) {
             throw new UserError(e.getMessage(), e);
         }
@@ -125,9 +177,15 @@ final class RunFiles {
             return null;
         }
         try {
-            Checkpoint.load(model, checkpoint);
+            Map<String, String> modelMeta = Checkpoint.load(model, checkpoint);
             Path optState = checkpoint.toAbsolutePath().resolveSibling(OPTIMIZER);
             if (opt != null && Files.exists(optState)) {
+                String optId = dev.jgrad.nn.io.Safetensors.load(optState).metadata().get(CHECKPOINT_ID);
+                String modelId = modelMeta.get(CHECKPOINT_ID);
+                if (modelId != null && optId != null && !modelId.equals(optId)) {
+                    throw new UserError("--resume: " + checkpoint + " and " + optState + " were written at different steps (a run was"
+                            + " stopped between the two writes): move " + OPTIMIZER + " away to resume from the model alone");
+                }
                 Checkpoint.loadOptimizer(opt, optState);
                 return "resumed from " + checkpoint + " (with the optimizer state beside it)";
             }

@@ -82,7 +82,7 @@ public final class SpiralsExample {
         Trainer.fit("train", opt, loader, epochs,
                 b -> Losses.crossEntropy(model.forward(Variable.of(b.get(0))), b.get(1)),
                 () -> Losses.crossEntropy(model.forward(Variable.of(test[0])), test[1]).item(),
-                metrics, new Progress("mlp", epochs, loader.batches()), o.allowNan());
+                metrics, new Progress("mlp", epochs, loader.batches()), o.allowNan(), RunFiles.epochSaver(dir, metrics, model, opt, "mlp", o.seed()));
         double acc = accuracy(model, test[0], test[1]);
         out.printf(Locale.ROOT, "held-out accuracy %.1f%%%n", 100 * acc);
         String subtitle = String.format(Locale.ROOT, "held-out accuracy %.1f%%  (seed %d)", 100 * acc, o.seed());

@@ -33,7 +33,19 @@ final class Trainer {
 
     static void fit(String series, Optimizer opt, DataLoader loader, int epochs, Function<List<Tensor>, Variable> loss,
                     DoubleSupplier validation, Metrics metrics, Progress progress, boolean allowNan) {
-        fitNoted(series, opt, loader, epochs, loss, () -> new Validation(validation.getAsDouble(), ""), metrics, progress, allowNan);
+        fit(series, opt, loader, epochs, loss, validation, metrics, progress, allowNan, null);
+    }
+
+    /** As above, with {@code afterEpoch} run after each finished epoch (a checkpoint of the run so far). */
+    static void fit(String series, Optimizer opt, DataLoader loader, int epochs, Function<List<Tensor>, Variable> loss,
+                    DoubleSupplier validation, Metrics metrics, Progress progress, boolean allowNan, Runnable afterEpoch) {
+        fitNoted(series, opt, loader, epochs, loss, () -> new Validation(validation.getAsDouble(), ""), metrics, progress, allowNan,
+                afterEpoch);
+    }
+
+    static void fitNoted(String series, Optimizer opt, DataLoader loader, int epochs, Function<List<Tensor>, Variable> loss,
+                         Supplier<Validation> validation, Metrics metrics, Progress progress, boolean allowNan) {
+        fitNoted(series, opt, loader, epochs, loss, validation, metrics, progress, allowNan, null);
     }
 
     /**
@@ -43,7 +55,7 @@ final class Trainer {
      * @throws UserError naming the series, epoch and step where the loss stopped being finite
      */
     static void fitNoted(String series, Optimizer opt, DataLoader loader, int epochs, Function<List<Tensor>, Variable> loss,
-                         Supplier<Validation> validation, Metrics metrics, Progress progress, boolean allowNan) {
+                         Supplier<Validation> validation, Metrics metrics, Progress progress, boolean allowNan, Runnable afterEpoch) {
         long step = 0;
         for (int e = 1; e <= epochs && !Interrupt.requested(); e++) {
             progress.startEpoch(e);
@@ -80,6 +92,9 @@ final class Trainer {
             metrics.add(step, e, series, "train", sum / Math.max(1, n));
             metrics.add(step, e, series, "val", val.loss());
             progress.endEpoch(String.format(Locale.ROOT, "val %.4f", val.loss()) + (val.note().isEmpty() ? "" : "  " + val.note()));
+            if (afterEpoch != null && e < epochs) {
+                afterEpoch.run();
+            }
         }
         if (!allowNan) {
             for (dev.jgrad.nn.Parameter p : opt.params()) {

@@ -472,4 +472,17 @@ class BadInputFuzzIT {
         assertTrue(Files.exists(stale.resolve("model.safetensors")), "a dead owner's lock is taken over");
         assertTrue(!Files.exists(stale.resolve(".model.safetensors.123.tmp")), "a killed run's temporary file is removed");
     }
+
+    /** A model and an optimizer state written at different steps (a kill between the two writes) are refused together. */
+    @Test
+    void aModelAndAnOptimizerStateFromDifferentStepsAreRefused() throws IOException {
+        Path other = tmp.resolve("other-run");
+        cli(0, "train", "mlp", "--epochs", "1", "--out", other.toString());
+        Path mixed = Files.createDirectories(tmp.resolve("mixed"));
+        Files.copy(good.resolve("model.safetensors"), mixed.resolve("model.safetensors"));
+        Files.copy(other.resolve("optimizer.safetensors"), mixed.resolve("optimizer.safetensors"));
+        String line = refused("train", "mlp", "--epochs", "1", "--resume", mixed.resolve("model.safetensors").toString(),
+                "--out", tmp.resolve("from-mixed").toString());
+        assertTrue(line.contains("written at different steps") && line.contains("optimizer.safetensors"), line);
+    }
 }

@@ -183,4 +183,23 @@ class ExamplesIT {
         assertEquals(0, Main.run("train", "mlp", "--epochs", "0", "--resume", dir.resolve("model.safetensors").toString(),
                 "--out", tmp.resolve("evaluated").toString()), "the saved model loads");
     }
+
+    /** kill -9 in the middle of a run leaves the metrics and the checkpoint of a recent epoch, a pair that resumes. */
+    @Test
+    void aKilledRunLeavesARecentEpochsCheckpointThatResumes() throws Exception {
+        Path dir = tmp.resolve("killed");
+        java.util.List<String> cmd = new java.util.ArrayList<>(java.util.List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp", System.getProperty("java.class.path"), Main.class.getName(), "train", "mlp", "--epochs", "100000", "--out", dir.toString()));
+        Process p = new ProcessBuilder(cmd).redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        long deadline = System.nanoTime() + 60_000_000_000L;
+        while (!Files.exists(dir.resolve("optimizer.safetensors")) && System.nanoTime() < deadline) {
+            Thread.sleep(200);
+        }
+        Thread.sleep(300);
+        p.destroyForcibly().waitFor();
+        assertTrue(Files.size(dir.resolve("model.safetensors")) > 100, "a checkpoint was written during the run");
+        assertTrue(Files.readAllLines(dir.resolve("metrics.csv")).size() > 3, "and the metrics so far");
+        assertEquals(0, Main.run("train", "mlp", "--epochs", "1", "--resume", dir.resolve("model.safetensors").toString(),
+                "--out", tmp.resolve("resumed").toString()), "the model and optimizer resume together");
+    }
 }
