@@ -47,7 +47,6 @@ public final class FashionExample {
     /** The training set's pixel mean and standard deviation (on the [0, 1] scale). */
     static final double MEAN = 0.2860;
     static final double STD = 0.3530;
-    private static final int EVAL_BATCH = 1000;
 
     public enum Model { mlp, cnn }
 
@@ -142,13 +141,14 @@ public final class FashionExample {
         }
     }
 
-    static Evaluation evaluate(Sequential model, ImageDataset data, int classes) {
+    /** In batches of the training's size: evaluation never needs more memory than training does. */
+    static Evaluation evaluate(Sequential model, ImageDataset data, int classes, int batch) {
         boolean was = model.isTraining();
         model.eval();
         long[][] confusion = new long[classes][classes];
         double lossSum = 0;
         try (NoGrad g = NoGrad.enter()) {
-            for (List<Tensor> b : new DataLoader(data, EVAL_BATCH, false, 0, false)) {
+            for (List<Tensor> b : new DataLoader(data, batch, false, 0, false)) {
                 try (Memory.Scope scope = Memory.scope()) {
                     Variable logits = model.forward(Variable.of(b.get(0)));
                     lossSum += Losses.crossEntropy(logits, b.get(1), Reduction.SUM, Losses.IGNORE_INDEX, 0.0).item();
@@ -198,12 +198,12 @@ public final class FashionExample {
         Trainer.fitNoted(series, opt, loader, epochs,
                 b -> Losses.crossEntropy(model.forward(Variable.of(b.get(0))), b.get(1)),
                 () -> {
-                    last[0] = evaluate(model, test, CLASSES.length);
+                    last[0] = evaluate(model, test, CLASSES.length, batch);
                     return new Trainer.Validation(last[0].loss(), String.format(Locale.ROOT, "test accuracy %.2f%%", 100 * last[0].accuracy()));
                 },
                 metrics, new Progress(name, epochs, loader.batches()), o.allowNan(),
                 RunFiles.epochSaver(dir, metrics, model, opt, name, o.seed()));
-        Evaluation ev = last[0] != null ? last[0] : evaluate(model, test, CLASSES.length);
+        Evaluation ev = last[0] != null ? last[0] : evaluate(model, test, CLASSES.length, batch);
         double acc = ev.accuracy();
         double[] perClass = ev.perClass();
         out.printf(Locale.ROOT, "test accuracy %.2f%% (%d images)%n", 100 * acc, test.size());
