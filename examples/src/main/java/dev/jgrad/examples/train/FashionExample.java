@@ -190,6 +190,7 @@ public final class FashionExample {
                 + test.size() + " test images; " + model.parameterCount() + " parameters, cross-entropy, Adam lr " + lr + ", batch "
                 + batch + ", " + epochs + " epochs" + (resumed == null ? "" : "; " + resumed));
         Metrics metrics = new Metrics();
+        RunPosition start = RunFiles.resumePosition(o.resume(), dir, metrics);
         DataLoader loader = new DataLoader(train, batch, true, o.seed(), false);
         model.train();
         Evaluation[] last = new Evaluation[1];
@@ -202,7 +203,7 @@ public final class FashionExample {
                     return new Trainer.Validation(last[0].loss(), String.format(Locale.ROOT, "test accuracy %.2f%%", 100 * last[0].accuracy()));
                 },
                 metrics, new Progress(name, epochs, loader.batches()), o.allowNan(),
-                RunFiles.epochSaver(dir, metrics, model, opt, name, o.seed()));
+                RunFiles.epochSaver(dir, metrics, model, opt, name, o.seed()), start);
         Evaluation ev = last[0] != null ? last[0] : evaluate(model, test, CLASSES.length, batch);
         double acc = ev.accuracy();
         double[] perClass = ev.perClass();

@@ -59,6 +59,20 @@ public final class Interrupt {
         return runDir;
     }
 
+    private static volatile long stopAtStep = -1;
+
+    /** Asks for a stop once the run has made {@code step} steps, as a signal then would (tests). */
+    static void stopAtStep(long step) {
+        stopAtStep = step;
+    }
+
+    /** Called by the training loops after every step. */
+    static void stepped(long step) {
+        if (step == stopAtStep) {
+            request();
+        }
+    }
+
     /** Asks for a stop as a signal would (tests). */
     static void request() {
         SIGNALS.compareAndSet(0, 1);
@@ -68,5 +82,6 @@ public final class Interrupt {
     static void reset() {
         SIGNALS.set(0);
         where = "";
+        stopAtStep = -1;
     }
 }

@@ -29,7 +29,7 @@ final class RunDirectory {
     }
 
     static Path prepare(TrainOptions o, String example) {
-        Path dir = o.out;
+        Path dir = o.out();
         if (dir == null) {
             String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
             dir = Path.of("runs", example + "-" + stamp);

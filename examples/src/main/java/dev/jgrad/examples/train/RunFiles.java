@@ -159,6 +159,9 @@ final class RunFiles {
         // One id in both files: a run killed between the two writes leaves a pair that resume recognises as mixed.
         String id = checkpointId(model, opt);
         Map<String, String> meta = new LinkedHashMap<>(metadata);
+        if (RunPosition.current() != null) {
+            meta.putAll(RunPosition.current().toMetadata());
+        }
         meta.put(CHECKPOINT_ID, id);
         try {
             Checkpoint.save(model, dir.resolve(MODEL), meta);
@@ -193,6 +196,36 @@ final class RunFiles {
         } catch (CheckpointException e) {
             throw new UserError("--resume: " + oneLine(e.getMessage(), 4), e);
         }
+    }
+
+    /**
+     * Where a resumed run stands (from its checkpoint's metadata), and its curves so far: the metrics of {@code dir} up to
+     * the epochs it finished, when the run continues in its own folder. A new run starts from the beginning.
+     */
+    static RunPosition resumePosition(Path checkpoint, Path dir, Metrics metrics) {
+        if (checkpoint == null || !checkpoint.toAbsolutePath().normalize().startsWith(dir.toAbsolutePath().normalize())) {
+            // Weights from elsewhere start a new run (fine-tuning); only a run resumed in its own folder continues.
+            return RunPosition.start();
+        }
+        RunPosition pos;
+        try {
+            pos = RunPosition.of(dev.jgrad.nn.io.Safetensors.load(checkpoint).metadata());
+        } catch (CheckpointException e) {
+            throw new UserError("--resume: " + oneLine(e.getMessage(), 4), e);
+        }
+        Path csv = dir.resolve("metrics.csv");
+        if (!pos.atStart() && Files.exists(csv)) {
+            try {
+                for (Metrics.Row r : Metrics.read(csv).rows()) {
+                    if (r.epoch() <= pos.epochsDone) {
+                        metrics.add(r.step(), r.epoch(), r.series(), r.split(), r.loss());
+                    }
+                }
+            } catch (IOException | IllegalArgumentException e) {
+                throw new UserError("--resume: cannot read the run's curves " + csv + ": " + e.getMessage());
+            }
+        }
+        return pos;
     }
 
     /** A multi-line report as one line: its first line, then up to {@code max} detail lines joined by "; ". */

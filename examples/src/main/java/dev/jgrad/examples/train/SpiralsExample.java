@@ -78,11 +78,13 @@ public final class SpiralsExample {
                 + " MLP 2-64-64-2, cross-entropy, Adam lr " + lr + ", batch " + batch + ", " + epochs + " epochs"
                 + (resumed == null ? "" : "; " + resumed));
         Metrics metrics = new Metrics();
+        RunPosition start = RunFiles.resumePosition(o.resume(), dir, metrics);
         DataLoader loader = new DataLoader(new TensorDataset(train), batch, true, o.seed(), false);
-        Trainer.fit("train", opt, loader, epochs,
+        Trainer.fitNoted("train", opt, loader, epochs,
                 b -> Losses.crossEntropy(model.forward(Variable.of(b.get(0))), b.get(1)),
-                () -> Losses.crossEntropy(model.forward(Variable.of(test[0])), test[1]).item(),
-                metrics, new Progress("mlp", epochs, loader.batches()), o.allowNan(), RunFiles.epochSaver(dir, metrics, model, opt, "mlp", o.seed()));
+                () -> new Trainer.Validation(Losses.crossEntropy(model.forward(Variable.of(test[0])), test[1]).item(), ""),
+                metrics, new Progress("mlp", epochs, loader.batches()), o.allowNan(), RunFiles.epochSaver(dir, metrics, model, opt, "mlp", o.seed()),
+                start);
         double acc = accuracy(model, test[0], test[1]);
         out.printf(Locale.ROOT, "held-out accuracy %.1f%%%n", 100 * acc);
         String subtitle = String.format(Locale.ROOT, "held-out accuracy %.1f%%  (seed %d)", 100 * acc, o.seed());

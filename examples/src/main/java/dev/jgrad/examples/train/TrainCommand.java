@@ -62,8 +62,8 @@ public final class TrainCommand implements Callable<Integer> {
                     kept.add(a.contains(" ") ? "'" + a + "'" : a);
                 }
             }
-            java.nio.file.Path dir = Interrupt.runDir() != null ? Interrupt.runDir() : options.out;
-            return String.join(" ", kept) + " --resume " + dir + "/" + RunFiles.MODEL + " --out NEW_DIR";
+            java.nio.file.Path dir = Interrupt.runDir() != null ? Interrupt.runDir() : options.out();
+            return String.join(" ", kept) + " --resume " + dir;
         }
     }
 

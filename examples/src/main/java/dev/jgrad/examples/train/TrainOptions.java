@@ -33,7 +33,8 @@ public final class TrainOptions {
     @Option(names = "--overwrite", description = "replace the run already in --out (default: refuse, so that a good run is never replaced by accident)")
     boolean overwrite;
 
-    @Option(names = "--resume", paramLabel = "CHECKPOINT", description = "start from a saved model.safetensors (and the optimizer.safetensors beside it)")
+    @Option(names = "--resume", paramLabel = "RUN|CHECKPOINT", description = "continue a run folder where it stopped (epochs, data order, curves; in"
+            + " that folder unless --out), or start from a saved model.safetensors (and the optimizer.safetensors beside it)")
     Path resume;
 
     /** Refuses values no run can use, as a usage error (exit code 2). */
@@ -79,8 +80,20 @@ public final class TrainOptions {
         return allowNan;
     }
 
+    /** The checkpoint to resume from: {@code --resume FILE}, or the model file of {@code --resume RUN_FOLDER}. */
     public Path resume() {
-        return resume;
+        return resume != null && java.nio.file.Files.isDirectory(resume) ? resume.resolve(RunFiles.MODEL) : resume;
+    }
+
+    /**
+     * Where the run goes: {@code --out}, or, resuming from a run folder without {@code --out}, that folder (the run
+     * continues where it stopped); null for a new folder under runs/.
+     */
+    Path out() {
+        if (out == null && resume != null && java.nio.file.Files.isDirectory(resume)) {
+            return resume;
+        }
+        return out;
     }
 
     public boolean overwrite() {

@@ -56,16 +56,33 @@ final class Trainer {
      */
     static void fitNoted(String series, Optimizer opt, DataLoader loader, int epochs, Function<List<Tensor>, Variable> loss,
                          Supplier<Validation> validation, Metrics metrics, Progress progress, boolean allowNan, Runnable afterEpoch) {
-        long step = 0;
+        fitNoted(series, opt, loader, epochs, loss, validation, metrics, progress, allowNan, afterEpoch, RunPosition.start());
+    }
+
+    /**
+     * From position {@code pos} (a resumed run: its finished epochs are passed over, drawing their data orders, and an
+     * unfinished one goes on from its next batch), which is kept up to date for the checkpoints.
+     */
+    static void fitNoted(String series, Optimizer opt, DataLoader loader, int epochs, Function<List<Tensor>, Variable> loss,
+                         Supplier<Validation> validation, Metrics metrics, Progress progress, boolean allowNan, Runnable afterEpoch,
+                         RunPosition pos) {
+        pos.makeCurrent();
+        long step = pos.step;
         for (int e = 1; e <= epochs && !Interrupt.requested(); e++) {
+            if (e <= pos.epochsDone) {
+                loader.skipEpoch();
+                continue;
+            }
             progress.startEpoch(e);
-            double sum = 0;
-            int n = 0;
-            for (List<Tensor> batch : loader) {
+            double sum = pos.batchesDone > 0 ? pos.lossSum : 0;
+            int n = pos.batchesDone;
+            java.util.Iterator<List<Tensor>> batches = loader.iterator(n);
+            while (batches.hasNext()) {
                 if (Interrupt.requested()) {
-                    // Stopped at the end of the last step: the epoch is incomplete, so it adds no row to the metrics.
+                    // Stopped at the end of the last step: the epoch is incomplete, so it adds no row to the metrics yet.
                     return;
                 }
+                List<Tensor> batch = batches.next();
                 double v;
                 // One memory scope per step: the step's tensors give their arrays to the next step.
                 try (Memory.Scope scope = Memory.scope()) {
@@ -82,9 +99,16 @@ final class Trainer {
                 sum += v;
                 n++;
                 step++;
+                pos.batchesDone = n;
+                pos.step = step;
+                pos.lossSum = sum;
                 progress.step(v);
                 Interrupt.at(series + " epoch " + e + ", step " + step);
+                Interrupt.stepped(step);
             }
+            pos.epochsDone = e;
+            pos.batchesDone = 0;
+            pos.lossSum = 0;
             Validation val;
             try (NoGrad g = NoGrad.enter()) {
                 val = validation.get();

@@ -38,11 +38,19 @@ public final class DataLoader implements Iterable<List<Tensor>> {
 
     @Override
     public Iterator<List<Tensor>> iterator() {
+        return iterator(0);
+    }
+
+    /**
+     * One epoch from batch {@code from} on: the epoch's order is drawn as by {@link #iterator()}, the first {@code from}
+     * batches are passed over without being loaded (a run resumed in the middle of an epoch).
+     */
+    public Iterator<List<Tensor>> iterator(int from) {
         int n = dataset.size();
         int[] order = shuffle ? gen.permutation(n) : identity(n);
         int count = batches();
         return new Iterator<>() {
-            private int b;
+            private int b = Math.max(0, Math.min(from, count));
 
             @Override
             public boolean hasNext() {
@@ -64,6 +72,13 @@ public final class DataLoader implements Iterable<List<Tensor>> {
                 return dataset.get(idx);
             }
         };
+    }
+
+    /** Passes over one epoch without loading it: its order is drawn, so the epochs after it get the orders they would have. */
+    public void skipEpoch() {
+        if (shuffle) {
+            gen.permutation(dataset.size());
+        }
     }
 
     private static int[] identity(int n) {
