@@ -23,6 +23,11 @@ public class Dropout extends Layer {
         return Functional.dropout(x, p, isTraining(), gen);
     }
 
+    /** The generator the masks are drawn from (its state goes into a run's checkpoint, so a resumed run draws on). */
+    public Generator generator() {
+        return gen;
+    }
+
     @Override
     protected String extraRepr() {
         return "p=" + p;

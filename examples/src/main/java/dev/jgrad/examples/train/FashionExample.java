@@ -190,7 +190,7 @@ public final class FashionExample {
                 + test.size() + " test images; " + model.parameterCount() + " parameters, cross-entropy, Adam lr " + lr + ", batch "
                 + batch + ", " + epochs + " epochs" + (resumed == null ? "" : "; " + resumed));
         Metrics metrics = new Metrics();
-        RunPosition start = RunFiles.resumePosition(o.resume(), dir, metrics);
+        RunPosition start = RunFiles.resumePosition(o.resume(), dir, metrics, model);
         DataLoader loader = new DataLoader(train, batch, true, o.seed(), false);
         model.train();
         Evaluation[] last = new Evaluation[1];

@@ -162,6 +162,7 @@ final class RunFiles {
         if (RunPosition.current() != null) {
             meta.putAll(RunPosition.current().toMetadata());
         }
+        dropoutGenerators(model, "", new LinkedHashMap<>()).forEach((name, g) -> meta.put(RNG + name, g.state()));
         meta.put(CHECKPOINT_ID, id);
         try {
             Checkpoint.save(model, dir.resolve(MODEL), meta);
@@ -198,20 +199,47 @@ final class RunFiles {
         }
     }
 
+    /** The metadata key prefix of the dropout layers' generator states. */
+    static final String RNG = "jgrad.rng.";
+
+    /** The generators of the model's dropout layers, by the layer's dotted name. */
+    static Map<String, dev.jgrad.tensor.Generator> dropoutGenerators(Module m, String prefix, Map<String, dev.jgrad.tensor.Generator> out) {
+        if (m instanceof dev.jgrad.nn.Dropout) {
+            out.put(prefix.isEmpty() ? "." : prefix, ((dev.jgrad.nn.Dropout) m).generator());
+        }
+        for (Map.Entry<String, Module> c : m.children().entrySet()) {
+            dropoutGenerators(c.getValue(), prefix.isEmpty() ? c.getKey() : prefix + "." + c.getKey(), out);
+        }
+        return out;
+    }
+
     /**
      * Where a resumed run stands (from its checkpoint's metadata), and its curves so far: the metrics of {@code dir} up to
      * the epochs it finished, when the run continues in its own folder. A new run starts from the beginning.
      */
-    static RunPosition resumePosition(Path checkpoint, Path dir, Metrics metrics) {
+    static RunPosition resumePosition(Path checkpoint, Path dir, Metrics metrics, Module model) {
         if (checkpoint == null || !checkpoint.toAbsolutePath().normalize().startsWith(dir.toAbsolutePath().normalize())) {
             // Weights from elsewhere start a new run (fine-tuning); only a run resumed in its own folder continues.
             return RunPosition.start();
         }
         RunPosition pos;
+        Map<String, String> meta;
         try {
-            pos = RunPosition.of(dev.jgrad.nn.io.Safetensors.load(checkpoint).metadata());
+            meta = dev.jgrad.nn.io.Safetensors.load(checkpoint).metadata();
+            pos = RunPosition.of(meta);
         } catch (CheckpointException e) {
             throw new UserError("--resume: " + oneLine(e.getMessage(), 4), e);
+        }
+        // The dropout layers draw on from where they were (a generator several layers share is restored once per layer, alike).
+        for (Map.Entry<String, dev.jgrad.tensor.Generator> g : dropoutGenerators(model, "", new LinkedHashMap<>()).entrySet()) {
+            String state = meta.get(RNG + g.getKey());
+            if (state != null) {
+                try {
+                    g.getValue().restore(state);
+                } catch (IllegalArgumentException e) {
+                    throw new UserError("--resume: " + checkpoint + ": " + e.getMessage());
+                }
+            }
         }
         Path csv = dir.resolve("metrics.csv");
         if (!pos.atStart() && Files.exists(csv)) {

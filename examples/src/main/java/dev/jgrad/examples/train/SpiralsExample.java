@@ -78,7 +78,7 @@ public final class SpiralsExample {
                 + " MLP 2-64-64-2, cross-entropy, Adam lr " + lr + ", batch " + batch + ", " + epochs + " epochs"
                 + (resumed == null ? "" : "; " + resumed));
         Metrics metrics = new Metrics();
-        RunPosition start = RunFiles.resumePosition(o.resume(), dir, metrics);
+        RunPosition start = RunFiles.resumePosition(o.resume(), dir, metrics, model);
         DataLoader loader = new DataLoader(new TensorDataset(train), batch, true, o.seed(), false);
         Trainer.fitNoted("train", opt, loader, epochs,
                 b -> Losses.crossEntropy(model.forward(Variable.of(b.get(0))), b.get(1)),
