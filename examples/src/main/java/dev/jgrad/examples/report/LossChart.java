@@ -39,29 +39,51 @@ public final class LossChart {
     /** Curves with at most this many points get a marker at each point (a one-epoch run is a single point per curve). */
     static final int MARKERS_UP_TO = 40;
 
+    /** TensorBoard's default smoothing of the step-by-step training loss: an exponential moving average with this weight. */
+    static final double SMOOTHING = 0.6;
+    static final String STEP_SPLIT = "train_step";
+
+    /** One drawn curve: its points and how it looks. */
+    private record Curve(XYSeries points, int colour, boolean dashed, boolean light) {
+    }
+
     public static JFreeChart chart(Metrics metrics, String title, String subtitle) {
-        Map<String, XYSeries> curves = new LinkedHashMap<>();
-        Map<String, Integer> colourOf = new LinkedHashMap<>();
         java.util.Set<String> seriesNames = new java.util.LinkedHashSet<>();
+        java.util.Set<String> stepped = new java.util.HashSet<>();
         for (Metrics.Row r : metrics.rows()) {
             seriesNames.add(r.series());
+            if (r.split().equals(STEP_SPLIT) && Double.isFinite(r.loss())) {
+                stepped.add(r.series());
+            }
         }
+        Map<String, Curve> curves = new LinkedHashMap<>();
+        Map<String, Double> ema = new java.util.HashMap<>();
         double min = Double.POSITIVE_INFINITY;
         double max = 0;
         for (Metrics.Row r : metrics.rows()) {
             if (!Double.isFinite(r.loss())) {
                 continue;
             }
-            String key = label(r.series(), r.split(), seriesNames.size());
-            colourOf.putIfAbsent(key, indexOf(seriesNames, r.series()));
-            curves.computeIfAbsent(key, k -> new XYSeries(k, false, true)).add(r.step(), r.loss());
+            int colour = indexOf(seriesNames, r.series());
+            if (r.split().equals(STEP_SPLIT)) {
+                // The raw losses, light, and their moving average over them: what TensorBoard users look for.
+                curve(curves, label(r.series(), "train (raw)", seriesNames.size()), colour, false, true).add(r.step(), r.loss());
+                double s = ema.containsKey(r.series()) ? SMOOTHING * ema.get(r.series()) + (1 - SMOOTHING) * r.loss() : r.loss();
+                ema.put(r.series(), s);
+                curve(curves, label(r.series(), "train (smoothed)", seriesNames.size()), colour, false, false).add(r.step(), s);
+            } else if (r.split().equals("train") && stepped.contains(r.series())) {
+                continue;
+            } else {
+                boolean train = r.split().equals("train");
+                curve(curves, label(r.series(), r.split(), seriesNames.size()), colour, !train, false).add(r.step(), r.loss());
+            }
             if (r.loss() > 0) {
                 min = Math.min(min, r.loss());
             }
             max = Math.max(max, r.loss());
         }
         XYSeriesCollection data = new XYSeriesCollection();
-        curves.values().forEach(data::addSeries);
+        curves.values().forEach(c -> data.addSeries(c.points()));
         boolean log = min > 0 && min < Double.POSITIVE_INFINITY && max / min > 20
                 && metrics.rows().stream().allMatch(r -> !Double.isFinite(r.loss()) || r.loss() > 0);
         NumberAxis x = new NumberAxis("step");
@@ -72,14 +94,14 @@ public final class LossChart {
         XYPlot plot;
         XYLineAndShapeRenderer renderer = new XYLineAndShapeRenderer(true, false);
         int i = 0;
-        for (Map.Entry<String, XYSeries> e : curves.entrySet()) {
-            renderer.setSeriesPaint(i, PALETTE[colourOf.get(e.getKey()) % PALETTE.length]);
-            boolean train = e.getKey().equals("train") || e.getKey().endsWith(" train");
-            renderer.setSeriesStroke(i, train ? new BasicStroke(1.6f)
+        for (Curve c : curves.values()) {
+            Color base = PALETTE[c.colour() % PALETTE.length];
+            renderer.setSeriesPaint(i, c.light() ? new Color(base.getRed(), base.getGreen(), base.getBlue(), 70) : base);
+            renderer.setSeriesStroke(i, c.light() ? new BasicStroke(1.0f) : !c.dashed() ? new BasicStroke(1.8f)
                     : new BasicStroke(2.2f, BasicStroke.CAP_ROUND, BasicStroke.JOIN_ROUND, 1f, new float[] {6f, 4f}, 0f));
-            if (e.getValue().getItemCount() <= MARKERS_UP_TO) {
+            if (!c.light() && c.points().getItemCount() <= MARKERS_UP_TO) {
                 renderer.setSeriesShapesVisible(i, true);
-                renderer.setSeriesShape(i, train ? new java.awt.geom.Ellipse2D.Double(-3.5, -3.5, 7, 7)
+                renderer.setSeriesShape(i, !c.dashed() ? new java.awt.geom.Ellipse2D.Double(-3.5, -3.5, 7, 7)
                         : new java.awt.geom.Rectangle2D.Double(-3.5, -3.5, 7, 7));
             }
             i++;
@@ -95,6 +117,10 @@ public final class LossChart {
         plot.setDomainGridlinePaint(new Color(0xDD, 0xDD, 0xDD));
         plot.setRangeGridlinePaint(new Color(0xDD, 0xDD, 0xDD));
         return titled(plot, title, subtitle);
+    }
+
+    private static XYSeries curve(Map<String, Curve> curves, String key, int colour, boolean dashed, boolean light) {
+        return curves.computeIfAbsent(key, k -> new Curve(new XYSeries(k, false, true), colour, dashed, light)).points();
     }
 
     /**

@@ -200,7 +200,8 @@ public final class FashionExample {
                 b -> Losses.crossEntropy(model.forward(Variable.of(b.get(0))), b.get(1)),
                 () -> {
                     last[0] = evaluate(model, test, CLASSES.length, batch);
-                    return new Trainer.Validation(last[0].loss(), String.format(Locale.ROOT, "test accuracy %.2f%%", 100 * last[0].accuracy()));
+                    return new Trainer.Validation(last[0].loss(), String.format(Locale.ROOT, "test accuracy %.2f%%", 100 * last[0].accuracy()),
+                            "test");
                 },
                 metrics, new Progress(name, epochs, loader.batches()), o.allowNan(),
                 RunFiles.epochSaver(dir, metrics, model, opt, name, o.seed()), start);

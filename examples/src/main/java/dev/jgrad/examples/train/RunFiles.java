@@ -57,7 +57,14 @@ final class RunFiles {
     static Map<String, Object> series(Metrics metrics, String series, String scoreName, double score) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("final_loss", metrics.last(series, "train"));
-        m.put("val_loss", metrics.last(series, "val"));
+        // The held-out loss under its split's name: val_loss, or test_loss where the held-out set is the test set.
+        String heldOut = "val";
+        for (Metrics.Row r : metrics.rows()) {
+            if (r.series().equals(series) && !r.split().equals("train") && !r.split().equals(Trainer.STEP_SPLIT)) {
+                heldOut = r.split();
+            }
+        }
+        m.put(heldOut + "_loss", metrics.last(series, heldOut));
         m.put(scoreName, score);
         return m;
     }
@@ -245,7 +252,8 @@ final class RunFiles {
         if (!pos.atStart() && Files.exists(csv)) {
             try {
                 for (Metrics.Row r : Metrics.read(csv).rows()) {
-                    if (r.epoch() <= pos.epochsDone) {
+                    // Per-epoch rows of the finished epochs, and the step rows up to the checkpoint's step.
+                    if (r.split().equals(Trainer.STEP_SPLIT) ? r.step() <= pos.step : r.epoch() <= pos.epochsDone) {
                         metrics.add(r.step(), r.epoch(), r.series(), r.split(), r.loss());
                     }
                 }

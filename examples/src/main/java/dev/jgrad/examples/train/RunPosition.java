@@ -13,6 +13,8 @@ final class RunPosition {
     private static final String BATCHES = "jgrad.batches_done";
     private static final String STEP = "jgrad.step";
     private static final String LOSS_SUM = "jgrad.epoch_loss_sum";
+    private static final String WINDOW_SUM = "jgrad.log_window_sum";
+    private static final String WINDOW_N = "jgrad.log_window_steps";
     /** The position of the run in progress, which checkpoints record. */
     private static volatile RunPosition current;
 
@@ -20,6 +22,9 @@ final class RunPosition {
     int batchesDone;
     long step;
     double lossSum;
+    /** The training losses since the last logged step: their sum and count. */
+    double windowSum;
+    int windowSteps;
 
     static RunPosition start() {
         return new RunPosition();
@@ -39,6 +44,8 @@ final class RunPosition {
         m.put(BATCHES, Integer.toString(batchesDone));
         m.put(STEP, Long.toString(step));
         m.put(LOSS_SUM, Double.toString(lossSum));
+        m.put(WINDOW_SUM, Double.toString(windowSum));
+        m.put(WINDOW_N, Integer.toString(windowSteps));
         return m;
     }
 
@@ -53,6 +60,8 @@ final class RunPosition {
             p.batchesDone = Integer.parseInt(meta.getOrDefault(BATCHES, "0"));
             p.step = Long.parseLong(meta.getOrDefault(STEP, "0"));
             p.lossSum = Double.parseDouble(meta.getOrDefault(LOSS_SUM, "0"));
+            p.windowSum = Double.parseDouble(meta.getOrDefault(WINDOW_SUM, "0"));
+            p.windowSteps = Integer.parseInt(meta.getOrDefault(WINDOW_N, "0"));
         } catch (NumberFormatException e) {
             return new RunPosition();
         }

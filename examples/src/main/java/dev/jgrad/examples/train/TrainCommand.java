@@ -39,6 +39,7 @@ public final class TrainCommand implements Callable<Integer> {
                 Backend.setThreads(options.threads);
             }
             Interrupt.install();
+            Trainer.logEvery = options.logEvery;
             train();
             if (Interrupt.requested()) {
                 System.err.println("jgrad: interrupted at " + Interrupt.where() + "; what was trained so far is saved; resume with: ./jgrad "

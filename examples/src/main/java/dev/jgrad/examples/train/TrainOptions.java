@@ -30,6 +30,10 @@ public final class TrainOptions {
     @Option(names = "--allow-nan", description = "go on when the loss turns NaN or infinite (default: stop, exit 2, save nothing)")
     boolean allowNan;
 
+    @Option(names = "--log-every", paramLabel = "N", defaultValue = "10",
+            description = "also log the training loss every N steps (the mean of those steps; split 'train_step' in metrics.csv), 0 for per epoch only (default: ${DEFAULT-VALUE})")
+    int logEvery = 10;
+
     @Option(names = "--overwrite", description = "replace the run already in --out (default: refuse, so that a good run is never replaced by accident)")
     boolean overwrite;
 
@@ -47,6 +51,9 @@ public final class TrainOptions {
         }
         if (epochs != null && epochs == 0 && resume == null) {
             throw new ParameterException(spec.commandLine(), "--epochs 0 trains nothing; pair it with --resume CHECKPOINT to evaluate a saved model");
+        }
+        if (logEvery < 0) {
+            throw new ParameterException(spec.commandLine(), "--log-every must be 0 or more, got " + logEvery);
         }
         if (batchSize != null && batchSize < 1) {
             throw new ParameterException(spec.commandLine(), "--batch-size must be at least 1, got " + batchSize);

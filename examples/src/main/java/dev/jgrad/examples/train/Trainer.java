@@ -27,8 +27,16 @@ final class Trainer {
     private Trainer() {
     }
 
+    /** The split of the training loss logged every few steps (the per-epoch mean is split "train"). */
+    static final String STEP_SPLIT = "train_step";
+    /** Steps per logged training loss; 0 logs per epoch only (the trainers set it from --log-every). */
+    static int logEvery = 10;
+
     /** The held-out result of an epoch: its loss, and a note for the progress line (e.g. an accuracy). */
-    record Validation(double loss, String note) {
+    record Validation(double loss, String note, String split) {
+        Validation(double loss, String note) {
+            this(loss, note, "val");
+        }
     }
 
     static void fit(String series, Optimizer opt, DataLoader loader, int epochs, Function<List<Tensor>, Variable> loss,
@@ -102,6 +110,13 @@ final class Trainer {
                 pos.batchesDone = n;
                 pos.step = step;
                 pos.lossSum = sum;
+                pos.windowSum += v;
+                pos.windowSteps++;
+                if (logEvery > 0 && pos.windowSteps == logEvery) {
+                    metrics.add(step, e, series, STEP_SPLIT, pos.windowSum / pos.windowSteps);
+                    pos.windowSum = 0;
+                    pos.windowSteps = 0;
+                }
                 progress.step(v);
                 Interrupt.at(series + " epoch " + e + ", step " + step);
                 Interrupt.stepped(step);
@@ -114,7 +129,7 @@ final class Trainer {
                 val = validation.get();
             }
             metrics.add(step, e, series, "train", sum / Math.max(1, n));
-            metrics.add(step, e, series, "val", val.loss());
+            metrics.add(step, e, series, val.split(), val.loss());
             progress.endEpoch(String.format(Locale.ROOT, "val %.4f", val.loss()) + (val.note().isEmpty() ? "" : "  " + val.note()));
             if (afterEpoch != null && e < epochs) {
                 afterEpoch.run();

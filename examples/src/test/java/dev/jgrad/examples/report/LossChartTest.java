@@ -50,4 +50,28 @@ class LossChartTest {
         assertNotEquals(r.getSeriesPaint(0), r.getSeriesPaint(2), "buggy and fixed differ");
         assertTrue(r.getSeriesShapesVisible(0) && r.getSeriesShapesVisible(3), "a one-epoch run is drawn as points");
     }
+
+    @Test
+    void stepLossesAreDrawnRawAndLightWithTheirMovingAverageOverThem() {
+        Metrics m = new Metrics();
+        for (int step = 10; step <= 100; step += 10) {
+            m.add(step, step <= 50 ? 1 : 2, "mlp", "train_step", step % 20 == 0 ? 1.0 : 2.0);
+        }
+        m.add(50, 1, "mlp", "train", 1.5);
+        m.add(50, 1, "mlp", "test", 1.6);
+        m.add(100, 2, "mlp", "train", 1.5);
+        m.add(100, 2, "mlp", "test", 1.4);
+        XYPlot plot = LossChart.chart(m, "t", "s").getXYPlot();
+        java.util.List<Object> keys = new java.util.ArrayList<>();
+        for (int i = 0; i < plot.getDataset().getSeriesCount(); i++) {
+            keys.add(plot.getDataset().getSeriesKey(i));
+        }
+        assertEquals(java.util.List.of("train (raw)", "train (smoothed)", "test"), keys, "the per-epoch train mean gives way to the steps");
+        XYLineAndShapeRenderer r = (XYLineAndShapeRenderer) plot.getRenderer();
+        assertTrue(((java.awt.Color) r.getSeriesPaint(0)).getAlpha() < 255, "the raw curve is light");
+        double first = plot.getDataset().getYValue(1, 0);
+        double last = plot.getDataset().getYValue(1, 9);
+        assertEquals(2.0, first, 0.0, "the average starts at the first value");
+        assertTrue(last > 1.0 && last < 2.0, "and smooths the zig-zag: " + last);
+    }
 }
