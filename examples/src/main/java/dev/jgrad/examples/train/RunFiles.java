@@ -133,14 +133,40 @@ final class RunFiles {
      * After an epoch, metrics.csv and the checkpoint of the run so far, so that a crash or a kill loses at most the
      * epochs since (at most one every {@link #EPOCH_SAVE_NANOS}); weights that are no longer finite are not written.
      */
-    static Runnable epochSaver(Path dir, Metrics metrics, Module model, Optimizer opt, String example, long seed) {
-        long[] last = {System.nanoTime()};
-        return () -> {
-            long now = System.nanoTime();
-            if (now - last[0] < EPOCH_SAVE_NANOS) {
-                return;
+    static Saver epochSaver(Path dir, Metrics metrics, Module model, Optimizer opt, String example, long seed) {
+        return new Saver(dir, metrics, model, opt, example, seed);
+    }
+
+    /** Checkpoints a run in progress: after epochs (at most every {@link #EPOCH_SAVE_NANOS}), or at once (--save-every). */
+    static final class Saver implements Runnable {
+        private final Path dir;
+        private final Metrics metrics;
+        private final Module model;
+        private final Optimizer opt;
+        private final String example;
+        private final long seed;
+        private long last = System.nanoTime();
+
+        Saver(Path dir, Metrics metrics, Module model, Optimizer opt, String example, long seed) {
+            this.dir = dir;
+            this.metrics = metrics;
+            this.model = model;
+            this.opt = opt;
+            this.example = example;
+            this.seed = seed;
+        }
+
+        /** After an epoch: unless the last checkpoint is recent. */
+        @Override
+        public void run() {
+            if (System.nanoTime() - last >= EPOCH_SAVE_NANOS) {
+                now();
             }
-            last[0] = now;
+        }
+
+        /** metrics.csv and the checkpoint now; weights that are no longer finite are not written. */
+        void now() {
+            last = System.nanoTime();
             try {
                 AtomicFile.writeString(dir.resolve("metrics.csv"), metrics.toCsv());
             } catch (IOException e) {
@@ -152,7 +178,7 @@ final class RunFiles {
                 }
             }
             saveCheckpoint(dir, model, opt, Map.of("example", example, "seed", Long.toString(seed)));
-        };
+        }
     }
 
     /** Saves the model and optimizer state, unless a weight is NaN or infinite: a broken model never replaces a good one. */

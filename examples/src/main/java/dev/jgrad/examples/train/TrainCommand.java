@@ -40,6 +40,7 @@ public final class TrainCommand implements Callable<Integer> {
             }
             Interrupt.install();
             Trainer.logEvery = options.logEvery;
+            Trainer.saveEvery = options.saveEvery;
             train();
             if (Interrupt.requested()) {
                 System.err.println("jgrad: interrupted at " + Interrupt.where() + "; what was trained so far is saved; resume with: ./jgrad "

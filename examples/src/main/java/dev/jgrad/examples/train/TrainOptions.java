@@ -34,6 +34,10 @@ public final class TrainOptions {
             description = "also log the training loss every N steps (the mean of those steps; split 'train_step' in metrics.csv), 0 for per epoch only (default: ${DEFAULT-VALUE})")
     int logEvery = 10;
 
+    @Option(names = "--save-every", paramLabel = "N", defaultValue = "0",
+            description = "also checkpoint every N steps, 0 for after epochs only (default: ${DEFAULT-VALUE})")
+    int saveEvery;
+
     @Option(names = "--overwrite", description = "replace the run already in --out (default: refuse, so that a good run is never replaced by accident)")
     boolean overwrite;
 
@@ -51,6 +55,9 @@ public final class TrainOptions {
         }
         if (epochs != null && epochs == 0 && resume == null) {
             throw new ParameterException(spec.commandLine(), "--epochs 0 trains nothing; pair it with --resume CHECKPOINT to evaluate a saved model");
+        }
+        if (saveEvery < 0) {
+            throw new ParameterException(spec.commandLine(), "--save-every must be 0 or more, got " + saveEvery);
         }
         if (logEvery < 0) {
             throw new ParameterException(spec.commandLine(), "--log-every must be 0 or more, got " + logEvery);

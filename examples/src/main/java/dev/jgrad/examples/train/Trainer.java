@@ -31,6 +31,8 @@ final class Trainer {
     static final String STEP_SPLIT = "train_step";
     /** Steps per logged training loss; 0 logs per epoch only (the trainers set it from --log-every). */
     static int logEvery = 10;
+    /** Steps between checkpoints within an epoch; 0 checkpoints after epochs only (--save-every). */
+    static int saveEvery;
 
     /** The held-out result of an epoch: its loss, and a note for the progress line (e.g. an accuracy). */
     record Validation(double loss, String note, String split) {
@@ -74,6 +76,7 @@ final class Trainer {
     static void fitNoted(String series, Optimizer opt, DataLoader loader, int epochs, Function<List<Tensor>, Variable> loss,
                          Supplier<Validation> validation, Metrics metrics, Progress progress, boolean allowNan, Runnable afterEpoch,
                          RunPosition pos) {
+        Runnable afterStep = afterEpoch instanceof RunFiles.Saver ? ((RunFiles.Saver) afterEpoch)::now : null;
         pos.makeCurrent();
         long step = pos.step;
         for (int e = 1; e <= epochs && !Interrupt.requested(); e++) {
@@ -116,6 +119,9 @@ final class Trainer {
                     metrics.add(step, e, series, STEP_SPLIT, pos.windowSum / pos.windowSteps);
                     pos.windowSum = 0;
                     pos.windowSteps = 0;
+                }
+                if (saveEvery > 0 && step % saveEvery == 0 && afterStep != null) {
+                    afterStep.run();
                 }
                 progress.step(v);
                 Interrupt.at(series + " epoch " + e + ", step " + step);

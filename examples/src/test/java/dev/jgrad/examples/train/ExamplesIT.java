@@ -231,4 +231,22 @@ class ExamplesIT {
         }
         assertEquals(Files.readString(whole.resolve("metrics.csv")), Files.readString(split.resolve("metrics.csv")));
     }
+
+    /** --save-every N checkpoints inside an epoch too: the first checkpoint of a run appears after N steps, its position recorded. */
+    @Test
+    void saveEveryCheckpointsWithinAnEpoch() throws Exception {
+        Path dir = tmp.resolve("every");
+        java.util.List<String> cmd = new java.util.ArrayList<>(java.util.List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp", System.getProperty("java.class.path"), Main.class.getName(), "train", "mlp", "--epochs", "100000", "--save-every", "5",
+                "--out", dir.toString()));
+        Process p = new ProcessBuilder(cmd).redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        long deadline = System.nanoTime() + 60_000_000_000L;
+        while (!Files.exists(dir.resolve("optimizer.safetensors")) && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        p.destroyForcibly().waitFor();
+        Map<String, String> meta = dev.jgrad.nn.io.Safetensors.load(dir.resolve("model.safetensors")).metadata();
+        long step = Long.parseLong(meta.get("jgrad.step"));
+        assertTrue(step > 0 && step % 5 == 0, "checkpointed at step " + step);
+    }
 }
