@@ -112,6 +112,15 @@ class ReadmeTest {
         assertEquals("true\n", compileAndRun("GradGrad", blocks.get(0) + checks));
     }
 
+    @Test
+    void theFitExampleTrainsAndLeavesTheRunFolder() throws Exception {
+        java.util.List<String> blocks = javaBlocks(readme(), "### The command line's run folder", "## Layers");
+        assertEquals(1, blocks.size());
+        String printed = compileAndRun("FitExample", blocks.get(0));
+        assertTrue(printed.trim().endsWith("true"), printed);
+        assertTrue(printed.contains("metrics.csv, loss.png, summary.json, model.safetensors"), printed);
+    }
+
     /** The starter project's program, from the repository's root or the examples module. */
     static Path starter(String file) {
         Path p = Path.of("starter", file);

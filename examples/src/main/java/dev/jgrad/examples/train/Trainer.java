@@ -135,8 +135,12 @@ final class Trainer {
                 val = validation.get();
             }
             metrics.add(step, e, series, "train", sum / Math.max(1, n));
-            metrics.add(step, e, series, val.split(), val.loss());
-            progress.endEpoch(String.format(Locale.ROOT, "val %.4f", val.loss()) + (val.note().isEmpty() ? "" : "  " + val.note()));
+            boolean measured = !Double.isNaN(val.loss());
+            if (measured) {
+                metrics.add(step, e, series, val.split(), val.loss());
+            }
+            progress.endEpoch((measured ? String.format(Locale.ROOT, "%s %.4f", val.split(), val.loss()) : "")
+                    + (val.note().isEmpty() ? "" : "  " + val.note()));
             if (afterEpoch != null && e < epochs) {
                 afterEpoch.run();
             }
