@@ -2,19 +2,14 @@ package dev.jgrad.nn;
 
 import dev.jgrad.autograd.NoGrad;
 import dev.jgrad.autograd.Variable;
-import dev.jgrad.nn.io.Json;
 import dev.jgrad.nn.io.Safetensors;
-import dev.jgrad.tensor.DType;
 import dev.jgrad.tensor.Tensor;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Map;
 
 import static dev.jgrad.nn.InteropFixtures.assertClose;

@@ -23,7 +23,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
-import java.util.Map;
 import java.util.concurrent.Callable;
 
 /** {@code jgrad sample --checkpoint DIR}: text from a model {@code jgrad train gpt} trained, streamed as it is drawn. */
