@@ -485,4 +485,32 @@ class BadInputFuzzIT {
                 "--out", tmp.resolve("from-mixed").toString());
         assertTrue(line.contains("written at different steps") && line.contains("optimizer.safetensors"), line);
     }
+
+    /**
+     * kill -9 at random instants of a run that checkpoints every few steps: every folder it leaves either resumes (exit 0)
+     * or is refused in one line (exit 2), never a trace or a silently mixed checkpoint, and no temporary file outlives the resume.
+     */
+    @Test
+    void killNineAtRandomInstantsLeavesFoldersThatResumeOrAreRefusedByName() throws Exception {
+        java.util.Random random = new java.util.Random(27);
+        for (int trial = 0; trial < 4; trial++) {
+            Path dir = tmp.resolve("kill-" + trial);
+            java.util.List<String> cmd = new java.util.ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                    "-cp", System.getProperty("java.class.path"), Main.class.getName(), "train", "mlp", "--epochs", "100000",
+                    "--save-every", "3", "--out", dir.toString()));
+            Process p = new ProcessBuilder(cmd).redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+            long deadline = System.nanoTime() + 60_000_000_000L;
+            while (!Files.exists(dir.resolve("optimizer.safetensors")) && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
+            Thread.sleep(random.nextInt(400));
+            p.destroyForcibly().waitFor();
+            String said = cliAnyExit("train", "mlp", "--resume", dir.toString(), "--save-every", "0", "--log-every", "0",
+                    "--epochs", "1");
+            assertTrue(said.isEmpty() || (said.lines().count() == 1 && said.startsWith("jgrad: error: ")), "trial " + trial + ": " + said);
+            try (var files = Files.list(dir)) {
+                assertTrue(files.noneMatch(f -> f.getFileName().toString().endsWith(".tmp")), "trial " + trial + ": a temporary file is left");
+            }
+        }
+    }
 }
