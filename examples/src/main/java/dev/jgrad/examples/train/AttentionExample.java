@@ -134,10 +134,12 @@ public final class AttentionExample {
                 + model.parameterCount() + " parameters; AdamW lr " + lr + ", batch " + batch + ", " + epochs + " epochs"
                 + (resumed == null ? "" : "; " + resumed));
         Metrics metrics = new Metrics();
+        RunPosition start = RunFiles.resumePosition(o.resume(), dir, metrics, model);
         DataLoader loader = new DataLoader(new TensorDataset(train), batch, true, o.seed(), false);
-        Trainer.fit("train", opt, loader, epochs, b -> loss(model, b.get(0), b.get(1), b.get(2)),
-                () -> loss(model, test[0], test[1], test[2]).item(), metrics, new Progress("attention", epochs, loader.batches()), o.allowNan(),
-                RunFiles.epochSaver(dir, metrics, model, opt, "attention", o.seed()));
+        Trainer.fitNoted("train", opt, loader, epochs, b -> loss(model, b.get(0), b.get(1), b.get(2)),
+                () -> new Trainer.Validation(loss(model, test[0], test[1], test[2]).item(), ""), metrics,
+                new Progress("attention", epochs, loader.batches()), o.allowNan(),
+                RunFiles.epochSaver(dir, metrics, model, opt, "attention", o.seed()), start);
         double acc = accuracy(model, test);
         out.printf(Locale.ROOT, "held-out accuracy %.1f%% over %d positions with an answer (chance: %.1f%%)%n", 100 * acc,
                 (int) test[1].ne((double) Losses.IGNORE_INDEX).to(DType.FLOAT64).sum().item(), 100.0 / (VOCAB - 1));
