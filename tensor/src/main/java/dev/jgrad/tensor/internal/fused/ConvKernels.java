@@ -24,9 +24,10 @@ import static dev.jgrad.tensor.internal.TensorAccess.floats;
  * writing them out and reading them back cost as much as the products. Backward recomputes each chunk's
  * columns from the saved input for the weight's gradient and adds each chunk's column gradient straight
  * back into the input (col2im) while it is in cache. Vector paths skip the columns' layout where the geometry
- * allows: the forward packs them from the input into the product's B ({@link VectorPackedInput}), a 3 x 3
- * window's weight gradient reads the input in place ({@link VectorWindowGradient}), and col2im writes each
- * input row once when it fits a vector ({@link VectorCol2im}). Which paths a call takes is its {@link ConvPlan}.
+ * allows: the forward packs them from the input into the product's B, a 3 x 3 window's weight gradient reads the
+ * input in place, and col2im writes each input row once when it fits a vector: the pieces of the
+ * {@link ConvolutionKernels} family, whose plain reference computes the same numbers the plain way. Which paths a
+ * call takes is its {@link ConvPlan}.
  */
 public final class ConvKernels {
     /** Floats of slack around a chunk's columns (see {@link ConvPlan#SLACK}). */
@@ -73,8 +74,8 @@ public final class ConvKernels {
                 float[] cols = null;
                 float[] bp = null;
                 if (packedInput) {
-                    bp = COLUMNS.get(VectorPackedInput.size(per, gp, wp.kernel.nr()));
-                    VectorPackedInput.pack(PaddedInput.of(in, geo, s0, gs), gs, wp.kernel.nr(), bp);
+                    bp = COLUMNS.get(ConvolutionKernels.CHOSEN.packedColumnsSize(per, gp, wp.kernel.nr()));
+                    ConvolutionKernels.CHOSEN.packColumns(PaddedInput.of(in, geo, s0, gs), gs, wp.kernel.nr(), bp);
                 } else {
                     cols = COLUMNS.get(per * gp + SLACK);
                     im2col(in, geo, plan, s0, gs, cols);
@@ -165,7 +166,7 @@ public final class ConvKernels {
                     float[] gy = GRADIENT.get(oc * gp);
                     ChunkGradient.gather(g32, s0, gs, gy, dBParts, part * oc);
                     if (dWTo != null && windowed) {
-                        VectorWindowGradient.add(PaddedInput.of(in, geo, s0, gs), gs, gy, oc, dWTo, dWAt);
+                        ConvolutionKernels.CHOSEN.addWindowGradient(PaddedInput.of(in, geo, s0, gs), gs, gy, oc, dWTo, dWAt);
                     } else if (dWTo != null) {
                         float[] cols = COLUMNS.get(per * gp + SLACK);
                         im2col(in, geo, plan, s0, gs, cols);
@@ -304,33 +305,10 @@ public final class ConvKernels {
         int p = geo.positions();
         int gp = g * p;
         float[] dst = floats(dx);
-        boolean rowVectors = plan.col2im() == ConvPlan.Col2im.VECTOR_ROWS;
-        boolean[] written = rowVectors ? VectorCol2im.lanesWritten(geo, w) : null;
-        float[] row = rowVectors ? new float[VectorCol2im.L] : null;
+        ConvolutionKernels pieces = plan.col2im() == ConvPlan.Col2im.VECTOR_ROWS ? ConvolutionKernels.CHOSEN : ConvolutionKernels.PLAIN;
         for (int s = 0; s < g; s++) {
             for (int ch = 0; ch < c; ch++) {
-                int plane = ((s0 + s) * c + ch) * h * w;
-                if (rowVectors) {
-                    VectorCol2im.plane(cols, at + ch * kk * gp + s * p, gp, geo, dst, plane, h, w, written, row);
-                    continue;
-                }
-                java.util.Arrays.fill(dst, plane, plane + h * w, 0f);
-                for (int k = 0; k < kk; k++) {
-                    int ki = k / geo.kw();
-                    int kj = k % geo.kw();
-                    int colRow = at + (ch * kk + k) * gp + s * p;
-                    int x0 = kj * geo.dw() - geo.pw();
-                    int from = firstInside(x0, geo.sw());
-                    int to = endInside(x0, geo.sw(), w, geo.ow());
-                    // The output rows whose input row lies inside the plane, added in one tight loop.
-                    int y0 = ki * geo.dh() - geo.ph();
-                    int iLo = Math.min(geo.oh(), firstInside(y0, geo.sh()));
-                    int iHi = Math.max(iLo, endInside(y0, geo.sh(), h, geo.oh()));
-                    if (iHi > iLo && to > from) {
-                        int dstRow = plane + (iLo * geo.sh() + y0) * w + x0 + from * geo.sw();
-                        addRows(cols, colRow + iLo * geo.ow() + from, geo.ow(), dst, dstRow, geo.sh() * w, geo.sw(), iHi - iLo, to - from);
-                    }
-                }
+                pieces.col2imPlane(cols, at + ch * kk * gp + s * p, gp, geo, dst, ((s0 + s) * c + ch) * h * w, h, w);
             }
         }
     }
@@ -339,7 +317,7 @@ public final class ConvKernels {
      * {@code dst[to + r dstStride + j sw] += src[from + r srcStride + j]} for {@code r < rows}, {@code j < len}: the column
      * gradients of one kernel position added back row after row.
      */
-    private static void addRows(float[] src, int from, int srcStride, float[] dst, int to, int dstStride, int sw, int rows, int len) {
+    static void addRows(float[] src, int from, int srcStride, float[] dst, int to, int dstStride, int sw, int rows, int len) {
         for (int r = 0; r < rows; r++) {
             if (sw == 1) {
                 Kernels.REDUCTIONS.addRow(src, from + r * srcStride, dst, to + r * dstStride, len);
@@ -352,12 +330,12 @@ public final class ConvKernels {
     }
 
     /** The first output column j whose input column {@code x0 + j * stride} is not left of the input. */
-    private static int firstInside(int x0, int stride) {
+    static int firstInside(int x0, int stride) {
         return x0 >= 0 ? 0 : (-x0 + stride - 1) / stride;
     }
 
     /** One past the last output column j (at most {@code ow}) whose input column {@code x0 + j * stride} is inside {@code [0, w)}. */
-    private static int endInside(int x0, int stride, int w, int ow) {
+    static int endInside(int x0, int stride, int w, int ow) {
         return x0 >= w ? 0 : Math.min(ow, (w - 1 - x0) / stride + 1);
     }
 

@@ -79,7 +79,7 @@ public record ConvPlan(int chunks, int weightParts, Columns columns, Samples sam
         int chunks = per <= Tuning.CONV_PER_SAMPLE_MAX_K ? n : chunks(per, geo.positions(), n);
         boolean vector = vectorized();
         // Packing from the input needs the weight packed once, which pays with several chunks.
-        Columns columns = vector && chunks > 1 && VectorPackedInput.fits(geo, per) ? Columns.PACKED_FROM_INPUT : Columns.IM2COL;
+        Columns columns = chunks > 1 && ConvolutionKernels.CHOSEN.packsColumns(geo, per) ? Columns.PACKED_FROM_INPUT : Columns.IM2COL;
         return new ConvPlan(chunks, 0, columns, null, WeightGradient.NONE, InputGradient.NONE, Col2im.NONE, vector);
     }
 
@@ -94,12 +94,12 @@ public record ConvPlan(int chunks, int weightParts, Columns columns, Samples sam
         boolean vector = vectorized();
         // A 3 x 3 window with unit strides has its weight gradient summed from the input in place; not for few input
         // channels, where transposing the output gradient for it costs as much as the product.
-        boolean windowed = vector && VectorWindowGradient.fits(geo) && per > Tuning.CONV_PER_SAMPLE_MAX_K;
+        boolean windowed = ConvolutionKernels.CHOSEN.windowGradient(geo) && per > Tuning.CONV_PER_SAMPLE_MAX_K;
         Samples samples = !needs[0] && !windowed ? Samples.BLOCKS_IN_PLACE : Samples.CHUNK_COPY;
         WeightGradient wg = !needs[1] ? WeightGradient.NONE
                 : windowed ? WeightGradient.WINDOWED : samples == Samples.BLOCKS_IN_PLACE ? WeightGradient.PER_SAMPLE : WeightGradient.COLUMNS;
         InputGradient ig = !needs[0] ? InputGradient.NONE : chunks > 1 ? InputGradient.PACKED_WEIGHT : InputGradient.PER_CHUNK;
-        Col2im back = !needs[0] ? Col2im.NONE : vector && VectorCol2im.fits(geo, w, SLACK, SLACK) ? Col2im.VECTOR_ROWS : Col2im.ROWS;
+        Col2im back = !needs[0] ? Col2im.NONE : ConvolutionKernels.CHOSEN.rowCol2im(geo, w, SLACK, SLACK) ? Col2im.VECTOR_ROWS : Col2im.ROWS;
         return new ConvPlan(chunks, parts, null, samples, wg, ig, back, vector);
     }
 

@@ -1,0 +1,107 @@
+package dev.jgrad.tensor.internal.fused;
+
+import dev.jgrad.tensor.internal.kernels.Gemm;
+
+/**
+ * The reference convolution pieces, computed the plain way: the columns laid out (im2col) and then packed, the weight
+ * gradient as their product with the output gradient, col2im adding each kernel position's rows back. Where vectors
+ * are absent the plans take none of the window-reading paths, so only {@link #col2imPlane} runs in production; the
+ * others are what {@link VectorConvolution}'s pieces are tested against.
+ */
+final class PlainConvolution implements ConvolutionKernels {
+    static final PlainConvolution INSTANCE = new PlainConvolution();
+
+    private PlainConvolution() {
+    }
+
+    @Override
+    public String name() {
+        return "plain Java";
+    }
+
+    @Override
+    public boolean packsColumns(ConvKernels.Geometry g, int per) {
+        return false;
+    }
+
+    @Override
+    public int packedColumnsSize(int per, int gp, int nr) {
+        return (gp + nr - 1) / nr * nr * per;
+    }
+
+    @Override
+    public void packColumns(PaddedInput.Source in, int g, int nr, float[] bp) {
+        int per = in.c() * in.geo().kh() * in.geo().kw();
+        int gp = g * in.geo().positions();
+        float[] cols = columns(in, g);
+        for (int r = 0; r < per; r++) {
+            for (int q = 0; q < gp; q++) {
+                bp[(q / nr) * per * nr + r * nr + q % nr] = cols[r * gp + q];
+            }
+        }
+    }
+
+    @Override
+    public boolean windowGradient(ConvKernels.Geometry g) {
+        return false;
+    }
+
+    @Override
+    public void addWindowGradient(PaddedInput.Source in, int g, float[] gy, int oc, float[] dWT, int at) {
+        int per = in.c() * in.geo().kh() * in.geo().kw();
+        int gp = g * in.geo().positions();
+        // (C KH KW, G P) x (G P, OC), added into dWT.
+        Gemm.sgemm(per, gp, oc, columns(in, g), 0, gp, 1, gy, 0, 1, gp, dWT, at, oc);
+    }
+
+    @Override
+    public boolean rowCol2im(ConvKernels.Geometry g, int w, int front, int back) {
+        return false;
+    }
+
+    @Override
+    public void col2imPlane(float[] cols, int at, int gp, ConvKernels.Geometry geo, float[] dst, int plane, int h, int w) {
+        java.util.Arrays.fill(dst, plane, plane + h * w, 0f);
+        int kk = geo.kh() * geo.kw();
+        for (int k = 0; k < kk; k++) {
+            int ki = k / geo.kw();
+            int kj = k % geo.kw();
+            int colRow = at + k * gp;
+            int x0 = kj * geo.dw() - geo.pw();
+            int from = ConvKernels.firstInside(x0, geo.sw());
+            int to = ConvKernels.endInside(x0, geo.sw(), w, geo.ow());
+            // The output rows whose input row lies inside the plane, added in one tight loop.
+            int y0 = ki * geo.dh() - geo.ph();
+            int iLo = Math.min(geo.oh(), ConvKernels.firstInside(y0, geo.sh()));
+            int iHi = Math.max(iLo, ConvKernels.endInside(y0, geo.sh(), h, geo.oh()));
+            if (iHi > iLo && to > from) {
+                int dstRow = plane + (iLo * geo.sh() + y0) * w + x0 + from * geo.sw();
+                ConvKernels.addRows(cols, colRow + iLo * geo.ow() + from, geo.ow(), dst, dstRow, geo.sh() * w, geo.sw(), iHi - iLo, to - from);
+            }
+        }
+    }
+
+    /** The columns {@code (C KH KW, G P)} of the samples {@code in} reads (its geometry has no padding). */
+    private static float[] columns(PaddedInput.Source in, int g) {
+        ConvKernels.Geometry geo = in.geo();
+        int kk = geo.kh() * geo.kw();
+        int per = in.c() * kk;
+        int p = geo.positions();
+        int gp = g * p;
+        float[] cols = new float[per * gp];
+        float[] x = in.x();
+        int hw = in.h() * in.w();
+        for (int r = 0; r < per; r++) {
+            int ch = r / kk;
+            int ki = (r % kk) / geo.kw();
+            int kj = r % geo.kw();
+            for (int q = 0; q < gp; q++) {
+                int s = q / p;
+                int oy = (q % p) / geo.ow();
+                int ox = (q % p) % geo.ow();
+                cols[r * gp + q] = x[((in.s0() + s) * in.c() + ch) * hw + (oy * geo.sh() + ki * geo.dh()) * in.w() + ox * geo.sw() + kj * geo.dw()];
+            }
+        }
+        return cols;
+    }
+}
