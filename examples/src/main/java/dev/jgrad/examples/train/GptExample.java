@@ -82,6 +82,8 @@ public final class GptExample {
         GPT model = new GPT(config, new Generator(o.seed() + 1));
         AdamW opt = new AdamW(ParamGroup.decayMatrices(model.parameters(), s.weightDecay), s.learningRate, s.beta1, s.beta2, 1e-8);
         String resumed = RunFiles.resume(o.resume(), model, opt);
+        // The optimizer's saved rate is where its schedule had taken it; the schedule starts from the configured one.
+        opt.setLr(s.learningRate);
         LrScheduler schedule = LrScheduler.warmupCosineNanoGpt(opt, s.warmupIters, s.lrDecayIters, s.minLr);
         out.printf(Locale.ROOT, "jgrad train gpt: %s, %d characters (vocabulary %d), %d for training, %d held out; GPT %d layers, %d heads,"
                         + " width %d, block %d (%.2fM parameters); batch %d, AdamW lr %s (warm-up %d, cosine to %s at %d), %d iterations%s%n",
@@ -100,12 +102,45 @@ public final class GptExample {
         int round = 0;
         double sum = 0;
         int count = 0;
-        for (int it = 0; it <= s.maxIters; it++) {
+        RunPosition.clear();
+        // A run resumed in its own folder goes on from its checkpoint (the best evaluation so far): the iteration, the
+        // schedule, the random generators, the curves up to there; the iterations after it run again, drawing the same.
+        Map<String, String> resumeMeta = continuing(o, dir);
+        int startIt = 0;
+        boolean evaluated = false;
+        if (resumeMeta != null && resumeMeta.containsKey(ITERATION)) {
+            try {
+                startIt = Integer.parseInt(resumeMeta.get(ITERATION));
+                batches.restore(resumeMeta.get(RNG_BATCHES));
+                evalBatches.restore(resumeMeta.get(RNG_EVAL));
+                sampling.restore(resumeMeta.get(RNG_SAMPLING));
+                bestVal = Double.parseDouble(resumeMeta.get(BEST_VAL));
+                sum = Double.parseDouble(resumeMeta.getOrDefault(STEP_LOSS_SUM, "0"));
+            } catch (RuntimeException e) {
+                throw new UserError("--resume: " + o.resume() + " does not say where its run stood (" + e.getMessage() + ")");
+            }
+            count = startIt;
+            for (int k = 0; k < startIt; k++) {
+                schedule.step();
+            }
+            for (Metrics.Row r : RunFiles.readMetrics(dir)) {
+                if (r.step() <= startIt) {
+                    metrics.add(r.step(), r.epoch(), r.series(), r.split(), r.loss());
+                }
+            }
+            last = new double[] {metrics.last("gpt", "train"), metrics.last("gpt", "val")};
+            lastEval = startIt;
+            round = startIt / s.evalInterval + 1;
+            evaluated = true;
+            out.printf(Locale.ROOT, "continuing at iteration %d (its evaluation: train %.4f, val %.4f)%n", startIt, last[0], last[1]);
+            progress.startEpoch(round);
+        }
+        for (int it = startIt; it <= s.maxIters; it++) {
             if (Interrupt.requested()) {
                 // The checkpoint of the best evaluation so far stays; the curves so far are written below.
                 break;
             }
-            if (it % s.evalInterval == 0 || it == s.maxIters) {
+            if ((it % s.evalInterval == 0 || it == s.maxIters) && !(evaluated && it == startIt)) {
                 last = new double[] {estimate(model, train, s, evalBatches), estimate(model, val, s, evalBatches)};
                 lastEval = it;
                 metrics.add(it, round, "gpt", "train", last[0]);
@@ -118,7 +153,14 @@ public final class GptExample {
                 out.println("  sample: " + oneLine(tok.decode(sample(model, tok, s.sampleTokens, sampling))));
                 if (last[1] < bestVal && it > 0) {
                     bestVal = last[1];
-                    save(dir, model, opt, tok, config, it);
+                    Map<String, String> position = new LinkedHashMap<>();
+                    position.put(ITERATION, Integer.toString(it));
+                    position.put(RNG_BATCHES, batches.state());
+                    position.put(RNG_EVAL, evalBatches.state());
+                    position.put(RNG_SAMPLING, sampling.state());
+                    position.put(BEST_VAL, Double.toString(bestVal));
+                    position.put(STEP_LOSS_SUM, Double.toString(sum));
+                    save(dir, model, opt, tok, config, position);
                 }
                 if (it == s.maxIters) {
                     break;
@@ -147,6 +189,7 @@ public final class GptExample {
             count++;
             progress.step(loss);
             Interrupt.at("iteration " + (it + 1));
+            Interrupt.stepped(it + 1);
         }
         String subtitle = String.format(Locale.ROOT, "val loss %.4f at iteration %d  (seed %d)", last[1], lastEval, o.seed());
         RunFiles.writeMetricsAndChart(dir, metrics, "gpt: character-level language model, cross-entropy", subtitle);
@@ -227,10 +270,30 @@ public final class GptExample {
         return s.replace("\n", " / ");
     }
 
-    private static void save(Path dir, GPT model, AdamW opt, CharTokenizer tok, GPTConfig config, int iteration) {
+    private static final String ITERATION = "iteration";
+    private static final String RNG_BATCHES = "jgrad.rng.batches";
+    private static final String RNG_EVAL = "jgrad.rng.eval";
+    private static final String RNG_SAMPLING = "jgrad.rng.sampling";
+    private static final String BEST_VAL = "jgrad.best_val";
+    private static final String STEP_LOSS_SUM = "jgrad.step_loss_sum";
+
+    /** The checkpoint's metadata when the run resumes in its own folder; null for a new run. */
+    private static Map<String, String> continuing(TrainOptions o, Path dir) {
+        Path from = o.resume();
+        if (from == null || !from.toAbsolutePath().normalize().startsWith(dir.toAbsolutePath().normalize())) {
+            return null;
+        }
+        try {
+            return dev.jgrad.nn.io.Safetensors.load(from).metadata();
+        } catch (dev.jgrad.nn.io.CheckpointException e) {
+            throw new UserError("--resume: " + e.getMessage().split("\n")[0], e);
+        }
+    }
+
+    private static void save(Path dir, GPT model, AdamW opt, CharTokenizer tok, GPTConfig config, Map<String, String> position) {
         Map<String, String> meta = new LinkedHashMap<>(config.toMetadata());
         meta.put("example", "gpt");
-        meta.put("iteration", Integer.toString(iteration));
+        meta.putAll(position);
         try {
             tok.save(dir.resolve(TOKENIZER));
         } catch (IOException e) {

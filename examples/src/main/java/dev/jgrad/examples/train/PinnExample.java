@@ -56,6 +56,8 @@ public final class PinnExample {
                 new Tanh(), new Linear(width, width, true, init), new Tanh(), new Linear(width, 1, true, init));
         Adam opt = new Adam(net.parameters(), lr);
         String resumed = RunFiles.resume(o.resume(), net, opt);
+        // The optimizer's saved rate is where its schedule had taken it; the schedule starts from the configured one.
+        opt.setLr(lr);
         int total = epochs * STEPS_PER_EPOCH;
         LrScheduler schedule = LrScheduler.cosine(opt, Math.max(1, total), lr / 50);
         out.println("jgrad train pinn: " + pde.describe() + "; tanh MLP " + pde.dim() + "-" + width + "-" + width + "-" + width

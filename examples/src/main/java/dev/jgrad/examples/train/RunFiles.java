@@ -290,6 +290,19 @@ final class RunFiles {
         return pos;
     }
 
+    /** The rows of the run folder's metrics.csv (none where there is none); an unreadable file is a user error. */
+    static java.util.List<Metrics.Row> readMetrics(Path dir) {
+        Path csv = dir.resolve("metrics.csv");
+        if (!Files.exists(csv)) {
+            return java.util.List.of();
+        }
+        try {
+            return Metrics.read(csv).rows();
+        } catch (IOException | IllegalArgumentException e) {
+            throw new UserError("--resume: cannot read the run's curves " + csv + ": " + e.getMessage());
+        }
+    }
+
     /** A multi-line report as one line: its first line, then up to {@code max} detail lines joined by "; ". */
     static String oneLine(String message, int max) {
         String[] lines = message.split("\n");

@@ -38,6 +38,11 @@ final class RunPosition {
         current = this;
     }
 
+    /** No run position is recorded (a trainer that keeps its own, as gpt). */
+    static void clear() {
+        current = null;
+    }
+
     Map<String, String> toMetadata() {
         Map<String, String> m = new LinkedHashMap<>();
         m.put(EPOCHS, Integer.toString(epochsDone));

@@ -23,6 +23,8 @@ class GptExampleIT {
     @TempDir
     Path tmp;
 
+    private static final PrintStream QUIET = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
+
     /** A text with structure to learn: lines of a small grammar, 40 000 characters. */
     private Path text() throws IOException {
         String[] who = {"ROMEO", "JULIET", "NURSE", "FRIAR"};
@@ -119,5 +121,29 @@ class GptExampleIT {
             int val = n - (int) (0.9 * n);
             assertTrue(val > block && val <= block + 2, "block " + block + ": validation part " + val);
         }
+    }
+
+    /** A GPT run stopped and resumed from its folder ends as the run that never stopped: the same weights and curves. */
+    @Test
+    void aStoppedAndResumedRunEqualsAnUninterruptedOne() throws Exception {
+        Path text = text();
+        Path whole = tmp.resolve("whole");
+        GptExample.run(text, small(), TrainOptions.of(whole, null, 2), QUIET);
+        Path split = tmp.resolve("split");
+        try {
+            Interrupt.stopAtStep(75);
+            GptExample.run(text, small(), TrainOptions.of(split, null, 2), QUIET);
+        } finally {
+            Interrupt.reset();
+        }
+        TrainOptions resume = TrainOptions.of(null, null, 2);
+        resume.resume = split;
+        GptExample.run(text, small(), resume, QUIET);
+        Map<String, dev.jgrad.tensor.Tensor> a = dev.jgrad.nn.io.Safetensors.load(whole.resolve("model.safetensors")).tensors();
+        Map<String, dev.jgrad.tensor.Tensor> b = dev.jgrad.nn.io.Safetensors.load(split.resolve("model.safetensors")).tensors();
+        for (String k : a.keySet()) {
+            org.junit.jupiter.api.Assertions.assertArrayEquals(a.get(k).toFloatArray(), b.get(k).toFloatArray(), k);
+        }
+        assertEquals(Files.readString(whole.resolve("metrics.csv")), Files.readString(split.resolve("metrics.csv")));
     }
 }
