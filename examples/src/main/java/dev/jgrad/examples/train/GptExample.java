@@ -105,7 +105,7 @@ public final class GptExample {
         RunPosition.clear();
         // A run resumed in its own folder goes on from its checkpoint (the best evaluation so far): the iteration, the
         // schedule, the random generators, the curves up to there; the iterations after it run again, drawing the same.
-        Map<String, String> resumeMeta = continuing(o, dir);
+        Map<String, String> resumeMeta = RunFiles.continuingMetadata(o.resume(), dir);
         int startIt = 0;
         boolean evaluated = false;
         if (resumeMeta != null && resumeMeta.containsKey(ITERATION)) {
@@ -276,19 +276,6 @@ public final class GptExample {
     private static final String RNG_SAMPLING = "jgrad.rng.sampling";
     private static final String BEST_VAL = "jgrad.best_val";
     private static final String STEP_LOSS_SUM = "jgrad.step_loss_sum";
-
-    /** The checkpoint's metadata when the run resumes in its own folder; null for a new run. */
-    private static Map<String, String> continuing(TrainOptions o, Path dir) {
-        Path from = o.resume();
-        if (from == null || !from.toAbsolutePath().normalize().startsWith(dir.toAbsolutePath().normalize())) {
-            return null;
-        }
-        try {
-            return dev.jgrad.nn.io.Safetensors.load(from).metadata();
-        } catch (dev.jgrad.nn.io.CheckpointException e) {
-            throw new UserError("--resume: " + e.getMessage().split("\n")[0], e);
-        }
-    }
 
     private static void save(Path dir, GPT model, AdamW opt, CharTokenizer tok, GPTConfig config, Map<String, String> position) {
         Map<String, String> meta = new LinkedHashMap<>(config.toMetadata());

@@ -71,10 +71,38 @@ public final class PinnExample {
         Progress progress = new Progress("pinn", epochs, STEPS_PER_EPOCH);
         double error = relativeError(net, grid, exact);
         long step = 0;
-        for (int e = 1; e <= epochs && !Interrupt.requested(); e++) {
+        RunPosition.clear();
+        // Where the run stands, for its checkpoints: a run resumed in its own folder goes on from there exactly.
+        int[] at = {1, 0};
+        double[] epochSum = {0};
+        int startEpoch = 1;
+        int startStep = 0;
+        double startSum = 0;
+        Map<String, String> resumeMeta = RunFiles.continuingMetadata(o.resume(), dir);
+        if (resumeMeta != null && resumeMeta.containsKey(PINN_STEP)) {
+            try {
+                step = Long.parseLong(resumeMeta.get(PINN_STEP));
+                startEpoch = Integer.parseInt(resumeMeta.get(PINN_EPOCH));
+                startStep = Integer.parseInt(resumeMeta.get(PINN_STEP_IN_EPOCH));
+                startSum = Double.parseDouble(resumeMeta.get(PINN_EPOCH_SUM));
+                points.restore(resumeMeta.get(PINN_RNG));
+            } catch (RuntimeException ex) {
+                throw new UserError("--resume: " + o.resume() + " does not say where its run stood (" + ex.getMessage() + ")");
+            }
+            for (long k = 0; k < step; k++) {
+                schedule.step();
+            }
+            for (Metrics.Row r : RunFiles.readMetrics(dir)) {
+                if (r.epoch() < startEpoch) {
+                    metrics.add(r.step(), r.epoch(), r.series(), r.split(), r.loss());
+                }
+            }
+        }
+        long lastSave = System.nanoTime();
+        for (int e = startEpoch; e <= epochs && !Interrupt.requested(); e++) {
             progress.startEpoch(e);
-            double sum = 0;
-            for (int s = 0; s < STEPS_PER_EPOCH; s++) {
+            double sum = e == startEpoch ? startSum : 0;
+            for (int s = e == startEpoch ? startStep : 0; s < STEPS_PER_EPOCH; s++) {
                 if (Interrupt.requested()) {
                     break;
                 }
@@ -93,17 +121,33 @@ public final class PinnExample {
                 }
                 sum += v;
                 step++;
+                at[0] = e;
+                at[1] = s + 1;
+                epochSum[0] = sum;
                 progress.step(v);
                 Interrupt.at("epoch " + e + ", step " + step);
+                Interrupt.stepped(step);
             }
             if (Interrupt.requested()) {
                 break;
             }
+            at[0] = e + 1;
+            at[1] = 0;
+            epochSum[0] = 0;
             double val = heldOutResidual(pde, net, heldOut);
             error = relativeError(net, grid, exact);
             metrics.add(step, e, "pinn", "train", sum / STEPS_PER_EPOCH);
             metrics.add(step, e, "pinn", "val", val);
             progress.endEpoch(String.format(Locale.ROOT, "held-out residual %.3g  relative L2 error %.2e", val, error));
+            if (e < epochs && System.nanoTime() - lastSave >= RunFiles.EPOCH_SAVE_NANOS) {
+                lastSave = System.nanoTime();
+                try {
+                    dev.jgrad.nn.io.AtomicFile.writeString(dir.resolve("metrics.csv"), metrics.toCsv());
+                } catch (IOException ex) {
+                    throw new UserError(ex.getMessage(), ex);
+                }
+                RunFiles.saveCheckpoint(dir, net, opt, position(problem, step, at, epochSum[0], points));
+            }
         }
         out.printf(Locale.ROOT, "relative L2 error against the exact solution: %.3e%n", error);
         String subtitle = String.format(Locale.ROOT, "%s; relative L2 error %.2e  (seed %d)", pde.name(), error, o.seed());
@@ -116,8 +160,26 @@ public final class PinnExample {
         }
         Map<String, Object> series = RunFiles.series(metrics, "pinn", "rel_l2_error", error);
         RunFiles.finish(dir, "pinn", o.seed(), started, epochs, Map.of("pinn", series), net, opt,
-                Map.of("problem", problem.name().toLowerCase(Locale.ROOT)), "metrics.csv, loss.png, solution.png", out);
+                position(problem, step, at, epochSum[0], points), "metrics.csv, loss.png, solution.png", out);
         return new Outcome(error, metrics.last("pinn", "train"), dir);
+    }
+
+    private static final String PINN_STEP = "jgrad.step";
+    private static final String PINN_EPOCH = "jgrad.pinn.epoch";
+    private static final String PINN_STEP_IN_EPOCH = "jgrad.pinn.step_in_epoch";
+    private static final String PINN_EPOCH_SUM = "jgrad.pinn.epoch_loss_sum";
+    private static final String PINN_RNG = "jgrad.rng.points";
+
+    /** A checkpoint's metadata: the problem, and where the run stands (the next step's epoch and index, the points' generator). */
+    private static Map<String, String> position(Problem problem, long step, int[] at, double epochSum, Generator points) {
+        Map<String, String> m = new java.util.LinkedHashMap<>();
+        m.put("problem", problem.name().toLowerCase(Locale.ROOT));
+        m.put(PINN_STEP, Long.toString(step));
+        m.put(PINN_EPOCH, Integer.toString(at[0]));
+        m.put(PINN_STEP_IN_EPOCH, Integer.toString(at[1]));
+        m.put(PINN_EPOCH_SUM, Double.toString(epochSum));
+        m.put(PINN_RNG, points.state());
+        return m;
     }
 
     /** The mean squared residual at the interior points plus the weighted mean square of u on the boundary. */

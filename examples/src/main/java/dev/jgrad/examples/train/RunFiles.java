@@ -290,6 +290,18 @@ final class RunFiles {
         return pos;
     }
 
+    /** The checkpoint's metadata when the run resumes in its own folder (it continues); null for a new run. */
+    static Map<String, String> continuingMetadata(Path checkpoint, Path dir) {
+        if (checkpoint == null || !checkpoint.toAbsolutePath().normalize().startsWith(dir.toAbsolutePath().normalize())) {
+            return null;
+        }
+        try {
+            return dev.jgrad.nn.io.Safetensors.load(checkpoint).metadata();
+        } catch (CheckpointException e) {
+            throw new UserError("--resume: " + oneLine(e.getMessage(), 4), e);
+        }
+    }
+
     /** The rows of the run folder's metrics.csv (none where there is none); an unreadable file is a user error. */
     static java.util.List<Metrics.Row> readMetrics(Path dir) {
         Path csv = dir.resolve("metrics.csv");

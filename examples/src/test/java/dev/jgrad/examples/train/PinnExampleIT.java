@@ -52,4 +52,27 @@ class PinnExampleIT {
             assertTrue(Files.size(dir.resolve(f)) > 0, f);
         }
     }
+
+    /** A PINN run stopped mid-epoch and resumed from its folder ends as the run that never stopped, bit for bit. */
+    @Test
+    void aStoppedAndResumedRunEqualsAnUninterruptedOne() throws IOException {
+        Path whole = tmp.resolve("whole");
+        PinnExample.run(PinnExample.Problem.POISSON1D, TrainOptions.of(whole, 4, 3), QUIET);
+        Path split = tmp.resolve("split");
+        try {
+            Interrupt.stopAtStep(150);
+            PinnExample.run(PinnExample.Problem.POISSON1D, TrainOptions.of(split, 4, 3), QUIET);
+        } finally {
+            Interrupt.reset();
+        }
+        TrainOptions resume = TrainOptions.of(null, 4, 3);
+        resume.resume = split;
+        PinnExample.run(PinnExample.Problem.POISSON1D, resume, QUIET);
+        Map<String, dev.jgrad.tensor.Tensor> a = dev.jgrad.nn.io.Safetensors.load(whole.resolve("model.safetensors")).tensors();
+        Map<String, dev.jgrad.tensor.Tensor> b = dev.jgrad.nn.io.Safetensors.load(split.resolve("model.safetensors")).tensors();
+        for (String k : a.keySet()) {
+            org.junit.jupiter.api.Assertions.assertArrayEquals(a.get(k).toFloatArray(), b.get(k).toFloatArray(), k);
+        }
+        assertEquals(Files.readString(whole.resolve("metrics.csv")), Files.readString(split.resolve("metrics.csv")));
+    }
 }
