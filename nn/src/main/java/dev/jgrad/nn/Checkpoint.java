@@ -1,5 +1,6 @@
 package dev.jgrad.nn;
 
+import dev.jgrad.nn.io.AtomicFile;
 import dev.jgrad.nn.io.CheckpointException;
 import dev.jgrad.nn.io.Safetensors;
 import dev.jgrad.nn.optim.Optimizer;
@@ -25,11 +26,16 @@ public final class Checkpoint {
     }
 
     public static void save(Module module, Path path, Map<String, String> metadata) throws IOException {
+        AtomicFile.write(path, encode(module, metadata));
+    }
+
+    /** The bytes {@link #save} writes: for a file saved together with others ({@link dev.jgrad.nn.io.AtomicFileSet}). */
+    public static byte[] encode(Module module, Map<String, String> metadata) {
         Map<String, Tensor> sd = new LinkedHashMap<>();
         for (Map.Entry<String, Tensor> e : module.stateDict().entrySet()) {
             sd.put(e.getKey(), e.getValue().contiguous());
         }
-        Safetensors.save(path, sd, metadata);
+        return Safetensors.encode(sd, metadata);
     }
 
     /** Loads parameters by name; a file that does not fit the module is a {@link CheckpointException} saying why. */
@@ -49,9 +55,14 @@ public final class Checkpoint {
 
     /** The optimizer's state with {@code metadata} beside its own (a checkpoint id that pairs it with its model, say). */
     public static void saveOptimizer(Optimizer opt, Path path, Map<String, String> metadata) throws IOException {
+        AtomicFile.write(path, encodeOptimizer(opt, metadata));
+    }
+
+    /** The bytes {@link #saveOptimizer} writes. */
+    public static byte[] encodeOptimizer(Optimizer opt, Map<String, String> metadata) {
         Map<String, String> meta = new LinkedHashMap<>(opt.stateMetadata());
         meta.putAll(metadata);
-        Safetensors.save(path, opt.stateTensors(), meta);
+        return Safetensors.encode(opt.stateTensors(), meta);
     }
 
     public static void loadOptimizer(Optimizer opt, Path path) throws CheckpointException {

@@ -1,6 +1,7 @@
 package dev.jgrad.examples.report;
 
 import dev.jgrad.tensor.Tensor;
+import dev.jgrad.nn.io.AtomicFile;
 import org.jfree.chart.axis.NumberAxis;
 import org.jfree.chart.plot.XYPlot;
 import org.jfree.chart.renderer.xy.XYBlockRenderer;
@@ -12,8 +13,6 @@ import org.jfree.data.xy.XYSeriesCollection;
 import java.awt.Color;
 import java.awt.Paint;
 import java.awt.geom.Ellipse2D;
-import java.io.IOException;
-import java.nio.file.Path;
 import java.util.function.Function;
 
 /** A 2-d classifier's decision boundary: the probability of class 1 on a grid, shaded, with the labelled points on top. */
@@ -28,8 +27,7 @@ public final class BoundaryChart {
      * @param points points (n, 2) to draw
      * @param labels their classes 0 or 1 (n)
      */
-    public static void write(Function<Tensor, Tensor> probability, Tensor points, Tensor labels, String title, String subtitle, Path png)
-            throws IOException {
+    public static AtomicFile.Writer png(Function<Tensor, Tensor> probability, Tensor points, Tensor labels, String title, String subtitle) {
         float[] p = points.toFloatArray();
         double lo = Double.POSITIVE_INFINITY;
         double hi = Double.NEGATIVE_INFINITY;
@@ -85,7 +83,7 @@ public final class BoundaryChart {
         plot.setRenderer(1, dots);
         plot.setDatasetRenderingOrder(org.jfree.chart.plot.DatasetRenderingOrder.FORWARD);
         plot.setBackgroundPaint(Color.WHITE);
-        LossChart.write(LossChart.titled(plot, title, subtitle), png, 720, 760);
+        return LossChart.png(LossChart.titled(plot, title, subtitle), 720, 760);
     }
 
     /** Light blue for class 0, light red for class 1, white at the boundary. */

@@ -1,5 +1,6 @@
 package dev.jgrad.examples.report;
 
+import dev.jgrad.nn.io.AtomicFile;
 import org.jfree.chart.JFreeChart;
 import org.jfree.chart.annotations.XYTextAnnotation;
 import org.jfree.chart.axis.SymbolAxis;
@@ -10,8 +11,6 @@ import org.jfree.data.xy.DefaultXYZDataset;
 import java.awt.Color;
 import java.awt.Font;
 import java.awt.Paint;
-import java.io.IOException;
-import java.nio.file.Path;
 
 /**
  * A confusion matrix as a PNG: true class down, predicted class across, each cell shaded by the share of
@@ -22,7 +21,7 @@ public final class ConfusionChart {
     }
 
     /** {@code counts[t][p]}: how many samples of true class t were predicted as p. */
-    public static void write(long[][] counts, String[] classes, String title, String subtitle, Path png) throws IOException {
+    public static AtomicFile.Writer png(long[][] counts, String[] classes, String title, String subtitle) {
         int k = classes.length;
         double[][] xyz = new double[3][k * k];
         XYPlot plot = new XYPlot();
@@ -59,7 +58,7 @@ public final class ConfusionChart {
         plot.setRangeGridlinesVisible(false);
         JFreeChart chart = LossChart.titled(plot, title, subtitle);
         chart.removeLegend();
-        LossChart.write(chart, png, 820, 820);
+        return LossChart.png(chart, 820, 820);
     }
 
     /** White (0) to dark blue (1). */

@@ -203,10 +203,20 @@ public final class LossChart {
 
     /** Renders the chart to a PNG, written atomically. */
     public static void write(JFreeChart chart, Path png, int width, int height) throws IOException {
-        AtomicFile.write(png, out -> ChartUtils.writeChartAsPNG(out, chart, width, height));
+        AtomicFile.write(png, png(chart, width, height));
+    }
+
+    /** What {@link #write} writes: for a chart saved together with other files of a run. */
+    public static AtomicFile.Writer png(JFreeChart chart, int width, int height) {
+        return out -> ChartUtils.writeChartAsPNG(out, chart, width, height);
     }
 
     public static void write(Metrics metrics, String title, String subtitle, Path png) throws IOException {
-        write(chart(metrics, title, subtitle), png, 960, 600);
+        AtomicFile.write(png, writer(metrics, title, subtitle));
+    }
+
+    /** What {@link #write} writes, for a chart saved together with other files. */
+    public static AtomicFile.Writer writer(Metrics metrics, String title, String subtitle) {
+        return png(chart(metrics, title, subtitle), 960, 600);
     }
 }

@@ -1,6 +1,7 @@
 package dev.jgrad.examples.report;
 
 import dev.jgrad.tensor.Tensor;
+import dev.jgrad.nn.io.AtomicFile;
 import org.jfree.chart.JFreeChart;
 import org.jfree.chart.axis.NumberAxis;
 import org.jfree.chart.plot.CombinedDomainXYPlot;
@@ -18,8 +19,6 @@ import java.awt.BasicStroke;
 import java.awt.Color;
 import java.awt.Font;
 import java.awt.Paint;
-import java.io.IOException;
-import java.nio.file.Path;
 
 /**
  * A PDE solver's result beside the exact solution. On a line (points (m, 1)): the prediction and the exact solution
@@ -35,7 +34,7 @@ public final class SolutionChart {
     }
 
     /** @param points (m, 1) or (m, 2) @param predicted (m, 1) @param exact (m, 1) */
-    public static void write(Tensor points, Tensor predicted, Tensor exact, String title, String subtitle, Path png) throws IOException {
+    public static AtomicFile.Writer png(Tensor points, Tensor predicted, Tensor exact, String title, String subtitle) {
         double[] p = points.toDoubleArray();
         double[] u = predicted.toDoubleArray();
         double[] e = exact.toDoubleArray();
@@ -43,7 +42,7 @@ public final class SolutionChart {
         chart.setTitle(new TextTitle(title, new Font("SansSerif", Font.BOLD, 16)));
         chart.addSubtitle(new TextTitle(subtitle));
         chart.setBackgroundPaint(Color.WHITE);
-        LossChart.write(chart, png, points.size(1) == 1 ? 800 : 1200, points.size(1) == 1 ? 700 : 460);
+        return LossChart.png(chart, points.size(1) == 1 ? 800 : 1200, points.size(1) == 1 ? 700 : 460);
     }
 
     private static JFreeChart line(double[] x, double[] u, double[] exact) {

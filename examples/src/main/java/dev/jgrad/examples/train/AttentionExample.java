@@ -1,5 +1,6 @@
 package dev.jgrad.examples.train;
 
+import dev.jgrad.nn.io.AtomicFileSet;
 import dev.jgrad.autograd.NoGrad;
 import dev.jgrad.autograd.Variable;
 import dev.jgrad.examples.report.Metrics;
@@ -143,10 +144,10 @@ public final class AttentionExample {
         double acc = accuracy(model, test);
         out.printf(Locale.ROOT, "held-out accuracy %.1f%% over %d positions with an answer (chance: %.1f%%)%n", 100 * acc,
                 (int) test[1].ne((double) Losses.IGNORE_INDEX).to(DType.FLOAT64).sum().item(), 100.0 / (VOCAB - 1));
-        RunFiles.writeMetricsAndChart(dir, metrics, "attention: copy the token " + LOOKBACK + " steps back",
+        AtomicFileSet files = RunFiles.curves(dir, metrics, "attention: copy the token " + LOOKBACK + " steps back",
                 String.format(Locale.ROOT, "held-out accuracy %.1f%%  (seed %d)", 100 * acc, o.seed()));
-        RunFiles.finish(dir, "attention", o.seed(), started, epochs, Map.of("train", RunFiles.series(metrics, "train", "accuracy", acc)),
-                model, opt, Map.of(), "metrics.csv, loss.png", out);
+        RunFiles.finish(files, dir, "attention", o.seed(), started, epochs,
+                Map.of("train", RunFiles.series(metrics, "train", "accuracy", acc)), model, opt, Map.of(), out);
         return new Outcome(acc, metrics.last("train", "train"), dir);
     }
 }

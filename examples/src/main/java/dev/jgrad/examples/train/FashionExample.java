@@ -1,5 +1,6 @@
 package dev.jgrad.examples.train;
 
+import dev.jgrad.nn.io.AtomicFileSet;
 import dev.jgrad.autograd.NoGrad;
 import dev.jgrad.autograd.Variable;
 import dev.jgrad.examples.UserError;
@@ -215,13 +216,9 @@ public final class FashionExample {
         }
         out.println("per class: " + perClassLine);
         String subtitle = String.format(Locale.ROOT, "%s, test accuracy %.2f%%  (seed %d, %d epochs)", kind, 100 * acc, o.seed(), epochs);
-        RunFiles.writeMetricsAndChart(dir, metrics, "Fashion-MNIST " + kind + ": cross-entropy", subtitle);
-        Path png = dir.resolve("confusion.png");
-        try {
-            ConfusionChart.write(ev.confusion(), CLASSES, "Fashion-MNIST " + kind + ": confusion matrix (test set)", subtitle, png);
-        } catch (IOException e) {
-            throw new UserError(e.getMessage(), e);
-        }
+        AtomicFileSet files = RunFiles.curves(dir, metrics, "Fashion-MNIST " + kind + ": cross-entropy", subtitle);
+        files.add("confusion.png", ConfusionChart.png(ev.confusion(), CLASSES, "Fashion-MNIST " + kind + ": confusion matrix (test set)",
+                subtitle));
         Map<String, Object> summary = RunFiles.series(metrics, series, "accuracy", acc);
         Map<String, Object> per = new LinkedHashMap<>();
         for (int c = 0; c < CLASSES.length; c++) {
@@ -229,8 +226,8 @@ public final class FashionExample {
         }
         summary.put("per_class_accuracy", per);
         summary.put("seconds_per_epoch", epochs == 0 ? null : Math.round((System.nanoTime() - started) / 1e7 / epochs) / 100.0);
-        RunFiles.finish(dir, name, o.seed(), started, epochs, Map.of(series, summary), model, opt, Map.of("model", kind.name()),
-                "metrics.csv, loss.png, confusion.png", out);
+        RunFiles.finish(files, dir, name, o.seed(), started, epochs, Map.of(series, summary), model, opt, Map.of("model", kind.name()),
+                out);
         return new Outcome(acc, perClass, metrics.last(series, "train"), dir);
     }
 }

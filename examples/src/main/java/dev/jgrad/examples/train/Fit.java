@@ -1,5 +1,6 @@
 package dev.jgrad.examples.train;
 
+import dev.jgrad.nn.io.AtomicFileSet;
 import dev.jgrad.autograd.Variable;
 import dev.jgrad.examples.report.Metrics;
 import dev.jgrad.nn.Module;
@@ -139,10 +140,9 @@ public final class Fit {
         Trainer.fitNoted(name, optimizer, loader, epochs, loss,
                 () -> new Trainer.Validation(heldOut == null ? Double.NaN : heldOut.getAsDouble(), ""), metrics,
                 new Progress(name, epochs, loader.batches()), allowNan, RunFiles.epochSaver(dir, metrics, model, optimizer, name, seed), start);
-        RunFiles.writeMetricsAndChart(dir, metrics, title == null ? name + ": loss" : title, "seed " + seed);
+        AtomicFileSet files = RunFiles.curves(dir, metrics, title == null ? name + ": loss" : title, "seed " + seed);
         Map<String, Object> series = RunFiles.series(metrics, name, "epochs", epochs);
-        RunFiles.finish(dir, name, seed, started, epochs, Map.of(name, series), model, optimizer, Map.of(), "metrics.csv, loss.png",
-                progressOut);
+        RunFiles.finish(files, dir, name, seed, started, epochs, Map.of(name, series), model, optimizer, Map.of(), progressOut);
         return new Result(metrics.last(name, "train"), metrics.last(name, "val"), dir, Interrupt.requested());
     }
 }

@@ -1,5 +1,6 @@
 package dev.jgrad.examples.train;
 
+import dev.jgrad.nn.io.AtomicFileSet;
 import dev.jgrad.autograd.NoGrad;
 import dev.jgrad.autograd.Variable;
 import dev.jgrad.examples.UserError;
@@ -160,7 +161,7 @@ public final class GptExample {
                     position.put(RNG_SAMPLING, sampling.state());
                     position.put(BEST_VAL, Double.toString(bestVal));
                     position.put(STEP_LOSS_SUM, Double.toString(sum));
-                    save(dir, model, opt, tok, config, position);
+                    save(dir, model, opt, tok, config, position, metrics);
                 }
                 if (it == s.maxIters) {
                     break;
@@ -192,13 +193,14 @@ public final class GptExample {
             Interrupt.stepped(it + 1);
         }
         String subtitle = String.format(Locale.ROOT, "val loss %.4f at iteration %d  (seed %d)", last[1], lastEval, o.seed());
-        RunFiles.writeMetricsAndChart(dir, metrics, "gpt: character-level language model, cross-entropy", subtitle);
+        AtomicFileSet files = RunFiles.curves(dir, metrics, "gpt: character-level language model, cross-entropy", subtitle);
         Map<String, Object> series = new LinkedHashMap<>();
         series.put("train_loss", last[0]);
         series.put("val_loss", last[1]);
         series.put("iterations", count);
         series.put("mean_step_loss", count == 0 ? Double.NaN : sum / count);
-        RunFiles.writeSummary(dir, "gpt", o.seed(), (System.nanoTime() - started) / 1e9, Map.of("gpt", series));
+        RunFiles.addSummary(files, "gpt", o.seed(), (System.nanoTime() - started) / 1e9, Map.of("gpt", series));
+        RunFiles.commit(files);
         out.printf(Locale.ROOT, "Wrote %s/{metrics.csv, loss.png, summary.json%s} in %.1f s%n", dir,
                 bestVal < Double.POSITIVE_INFINITY ? ", model.safetensors, optimizer.safetensors, tokenizer.json" : "",
                 (System.nanoTime() - started) / 1e9);
@@ -277,15 +279,14 @@ public final class GptExample {
     private static final String BEST_VAL = "jgrad.best_val";
     private static final String STEP_LOSS_SUM = "jgrad.step_loss_sum";
 
-    private static void save(Path dir, GPT model, AdamW opt, CharTokenizer tok, GPTConfig config, Map<String, String> position) {
+    /** The checkpoint of the best evaluation: the model, the optimizer, the tokenizer and the curves so far, replaced together. */
+    private static void save(Path dir, GPT model, AdamW opt, CharTokenizer tok, GPTConfig config, Map<String, String> position,
+                             Metrics metrics) {
         Map<String, String> meta = new LinkedHashMap<>(config.toMetadata());
         meta.put("example", "gpt");
         meta.putAll(position);
-        try {
-            tok.save(dir.resolve(TOKENIZER));
-        } catch (IOException e) {
-            throw new UserError(AtomicFile.reason(e), e);
-        }
-        RunFiles.saveCheckpoint(dir, model, opt, meta);
+        AtomicFileSet files = new AtomicFileSet(dir).addString(TOKENIZER, tok.toJson()).addString("metrics.csv", metrics.toCsv());
+        RunFiles.addCheckpoint(files, dir, model, opt, meta);
+        RunFiles.commit(files);
     }
 }

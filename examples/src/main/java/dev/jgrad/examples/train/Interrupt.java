@@ -60,15 +60,18 @@ public final class Interrupt {
     }
 
     private static volatile long stopAtStep = -1;
+    /** Steps made since the last reset, over all of a run's series (the regression trains two, one after the other). */
+    private static long stepsMade;
 
-    /** Asks for a stop once the run has made {@code step} steps, as a signal then would (tests). */
+    /** Asks for a stop once this process has made {@code step} steps since the last reset, as a signal then would (tests). */
     static void stopAtStep(long step) {
         stopAtStep = step;
+        stepsMade = 0;
     }
 
-    /** Called by the training loops after every step. */
+    /** Called by the training loops after every step (with the run's own count). */
     static void stepped(long step) {
-        if (step == stopAtStep) {
+        if (++stepsMade == stopAtStep) {
             request();
         }
     }
@@ -83,5 +86,6 @@ public final class Interrupt {
         SIGNALS.set(0);
         where = "";
         stopAtStep = -1;
+        stepsMade = 0;
     }
 }

@@ -1,5 +1,6 @@
 package dev.jgrad.examples.train;
 
+import dev.jgrad.nn.io.AtomicFileSet;
 import dev.jgrad.autograd.Autograd;
 import dev.jgrad.autograd.NoGrad;
 import dev.jgrad.autograd.Variable;
@@ -16,7 +17,6 @@ import dev.jgrad.tensor.Generator;
 import dev.jgrad.tensor.Memory;
 import dev.jgrad.tensor.Tensor;
 
-import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.Locale;
@@ -141,26 +141,21 @@ public final class PinnExample {
             progress.endEpoch(String.format(Locale.ROOT, "held-out residual %.3g  relative L2 error %.2e", val, error));
             if (e < epochs && System.nanoTime() - lastSave >= RunFiles.EPOCH_SAVE_NANOS) {
                 lastSave = System.nanoTime();
-                try {
-                    dev.jgrad.nn.io.AtomicFile.writeString(dir.resolve("metrics.csv"), metrics.toCsv());
-                } catch (IOException ex) {
-                    throw new UserError(ex.getMessage(), ex);
-                }
-                RunFiles.saveCheckpoint(dir, net, opt, position(problem, step, at, epochSum[0], points));
+                AtomicFileSet files = new AtomicFileSet(dir).addString("metrics.csv", metrics.toCsv());
+                RunFiles.addCheckpoint(files, dir, net, opt, position(problem, step, at, epochSum[0], points));
+                RunFiles.commit(files);
             }
         }
         out.printf(Locale.ROOT, "relative L2 error against the exact solution: %.3e%n", error);
         String subtitle = String.format(Locale.ROOT, "%s; relative L2 error %.2e  (seed %d)", pde.name(), error, o.seed());
-        RunFiles.writeMetricsAndChart(dir, metrics, "pinn: mean squared PDE residual + boundary loss", subtitle);
+        AtomicFileSet files = RunFiles.curves(dir, metrics, "pinn: mean squared PDE residual + boundary loss", subtitle);
         try (NoGrad g = NoGrad.enter()) {
-            SolutionChart.write(grid, net.forward(Variable.of(grid)).data(), exact, pde.name() + ": prediction and exact solution",
-                    subtitle, dir.resolve("solution.png"));
-        } catch (IOException ex) {
-            throw new UserError(ex.getMessage(), ex);
+            files.add("solution.png", SolutionChart.png(grid, net.forward(Variable.of(grid)).data(), exact,
+                    pde.name() + ": prediction and exact solution", subtitle));
         }
         Map<String, Object> series = RunFiles.series(metrics, "pinn", "rel_l2_error", error);
-        RunFiles.finish(dir, "pinn", o.seed(), started, epochs, Map.of("pinn", series), net, opt,
-                position(problem, step, at, epochSum[0], points), "metrics.csv, loss.png, solution.png", out);
+        RunFiles.finish(files, dir, "pinn", o.seed(), started, epochs, Map.of("pinn", series), net, opt,
+                position(problem, step, at, epochSum[0], points), out);
         return new Outcome(error, metrics.last("pinn", "train"), dir);
     }
 

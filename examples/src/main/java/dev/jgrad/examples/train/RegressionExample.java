@@ -1,5 +1,6 @@
 package dev.jgrad.examples.train;
 
+import dev.jgrad.nn.io.AtomicFileSet;
 import dev.jgrad.autograd.NoGrad;
 import dev.jgrad.autograd.Variable;
 import dev.jgrad.examples.report.Metrics;
@@ -18,6 +19,7 @@ import dev.jgrad.tensor.ShapeException;
 import dev.jgrad.tensor.Tensor;
 
 import java.io.PrintStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Locale;
@@ -89,8 +91,24 @@ public final class RegressionExample {
         Optimizer buggyOpt = new Adam(buggy.parameters(), lr);
         Optimizer fixedOpt = new Adam(fixed.parameters(), lr);
         String resumed = RunFiles.resume(o.resume(), fixed, fixedOpt);
+        Metrics metrics = new Metrics();
+        RunPosition buggyAt = RunPosition.start();
+        RunPosition fixedAt = RunPosition.start();
         if (resumed != null) {
-            RunFiles.resume(o.resume(), buggy, buggyOpt);
+            Path buggyFile = o.resume().toAbsolutePath().resolveSibling(BUGGY_MODEL);
+            if (RunFiles.continuingMetadata(o.resume(), dir) != null && Files.exists(buggyFile)) {
+                // The run goes on in its folder: each series from its own checkpoint, position and curves.
+                RunFiles.resume(buggyFile, buggyFile.resolveSibling(BUGGY_OPTIMIZER), buggy, buggyOpt);
+                buggyAt = RunFiles.resumePosition(buggyFile, dir, new Metrics(), buggy);
+                fixedAt = RunFiles.resumePosition(o.resume(), dir, new Metrics(), fixed);
+                RunPosition b = buggyAt;
+                RunPosition f = fixedAt;
+                RunFiles.continueCurves(dir, metrics, series -> series.equals("buggy") ? b : f);
+                resumed += ", the buggy series from " + buggyFile.getFileName();
+            } else {
+                // Weights from elsewhere start a new run: both series from them, the same initialisation as ever.
+                RunFiles.resume(o.resume(), buggy, buggyOpt);
+            }
         }
 
         out.println("jgrad train regression: y = f(x) + noise with x of " + FEATURES + " features, " + TRAIN + " training and "
@@ -99,19 +117,30 @@ public final class RegressionExample {
                 + o.seed() + ", Adam lr " + lr + ", batch " + batch + ", " + epochs + " epochs)" + (resumed == null ? "" : "; " + resumed) + ".");
         out.println();
 
-        Metrics metrics = new Metrics();
         TensorDataset train = new TensorDataset(xTrain, yTrain);
-        // The bug: target (B,) against pred (B,1) broadcasts to (B,B).
         // Each series gets its own loader with the same seed: both see the same batches in the same order.
         DataLoader buggyBatches = new DataLoader(train, batch, true, o.seed(), false);
         DataLoader fixedBatches = new DataLoader(train, batch, true, o.seed(), false);
-        Trainer.fit("buggy", buggyOpt, buggyBatches, epochs,
+        RunPosition buggyPos = buggyAt;
+        RunPosition fixedPos = fixedAt;
+        // Both series and the curves, replaced together: the buggy one beside the model, which is the fixed one.
+        RunFiles.Saver saver = new RunFiles.Saver(() -> {
+            AtomicFileSet files = new AtomicFileSet(dir).addString("metrics.csv", metrics.toCsv());
+            if (RunFiles.allFinite(buggy) && RunFiles.allFinite(fixed)) {
+                addSeries(files, dir, buggy, buggyOpt, buggyPos, fixed, fixedOpt, fixedPos, o.seed());
+            }
+            RunFiles.commit(files);
+        });
+        // The bug: target (B,) against pred (B,1) broadcasts to (B,B).
+        Trainer.fitNoted("buggy", buggyOpt, buggyBatches, epochs,
                 b -> buggy.forward(Variable.of(b.get(0))).sub(Variable.of(b.get(1))).square().mean(),
-                () -> heldOutMse(buggy, xTest, yTest), metrics, new Progress("regression/buggy", epochs, buggyBatches.batches()), o.allowNan());
+                () -> new Trainer.Validation(heldOutMse(buggy, xTest, yTest), ""), metrics,
+                new Progress("regression/buggy", epochs, buggyBatches.batches()), o.allowNan(), saver, buggyPos);
         // The fix: the same expression with the shapes lined up.
-        Trainer.fit("fixed", fixedOpt, fixedBatches, epochs,
+        Trainer.fitNoted("fixed", fixedOpt, fixedBatches, epochs,
                 b -> fixed.forward(Variable.of(b.get(0))).sub(Variable.of(b.get(1)).unsqueeze(1)).square().mean(),
-                () -> heldOutMse(fixed, xTest, yTest), metrics, new Progress("regression/fixed", epochs, fixedBatches.batches()), o.allowNan());
+                () -> new Trainer.Validation(heldOutMse(fixed, xTest, yTest), ""), metrics,
+                new Progress("regression/fixed", epochs, fixedBatches.batches()), o.allowNan(), saver, fixedPos);
 
         double buggyR2;
         double fixedR2;
@@ -121,14 +150,42 @@ public final class RegressionExample {
         }
         report(out, batch, buggyR2, fixedR2, buggy, xTest, yTest);
 
-        RunFiles.writeMetricsAndChart(dir, metrics, "regression: the (B,1) - (B,) loss bug beside the fix",
+        AtomicFileSet files = RunFiles.curves(dir, metrics, "regression: the (B,1) - (B,) loss bug beside the fix",
                 String.format(Locale.ROOT, "held-out R² buggy %.2f, fixed %.2f  (seed %d)", buggyR2, fixedR2, o.seed()));
         Map<String, Map<String, Object>> series = new LinkedHashMap<>();
         series.put("buggy", RunFiles.series(metrics, "buggy", "r2", buggyR2));
         series.put("fixed", RunFiles.series(metrics, "fixed", "r2", fixedR2));
         out.println();
-        RunFiles.finish(dir, "regression", o.seed(), started, epochs, series, fixed, fixedOpt, Map.of("series", "fixed"), "metrics.csv, loss.png", out);
+        if (epochs > 0 && RunFiles.allFinite(buggy)) {
+            RunFiles.addCheckpoint(files, dir, BUGGY_MODEL, BUGGY_OPTIMIZER, buggy, buggyOpt, seriesMetadata("buggy", o.seed()), buggyPos);
+        }
+        RunPosition.clear();
+        RunFiles.finish(files, dir, "regression", o.seed(), started, epochs, series, fixed, fixedOpt, positioned(fixedPos), out);
         return new Outcome(buggyR2, fixedR2, metrics.last("buggy", "train"), metrics.last("fixed", "train"), dir);
+    }
+
+    /** The buggy series' files: its weights and optimizer state beside the run's model, which is the fixed series. */
+    static final String BUGGY_MODEL = "buggy.safetensors";
+    static final String BUGGY_OPTIMIZER = "buggy.optimizer.safetensors";
+
+    private static Map<String, String> seriesMetadata(String series, long seed) {
+        Map<String, String> m = new LinkedHashMap<>();
+        m.put("example", "regression");
+        m.put("seed", Long.toString(seed));
+        m.put("series", series);
+        return m;
+    }
+
+    private static Map<String, String> positioned(RunPosition pos) {
+        Map<String, String> m = new LinkedHashMap<>(pos.toMetadata());
+        m.put("series", "fixed");
+        return m;
+    }
+
+    private static void addSeries(AtomicFileSet files, Path dir, Sequential buggy, Optimizer buggyOpt, RunPosition buggyPos,
+                                  Sequential fixed, Optimizer fixedOpt, RunPosition fixedPos, long seed) {
+        RunFiles.addCheckpoint(files, dir, BUGGY_MODEL, BUGGY_OPTIMIZER, buggy, buggyOpt, seriesMetadata("buggy", seed), buggyPos);
+        RunFiles.addCheckpoint(files, dir, RunFiles.MODEL, RunFiles.OPTIMIZER, fixed, fixedOpt, seriesMetadata("fixed", seed), fixedPos);
     }
 
     private static double heldOutMse(Sequential model, Tensor x, Tensor y) {

@@ -2,6 +2,7 @@ package dev.jgrad.examples.train;
 
 import dev.jgrad.examples.UserError;
 import dev.jgrad.nn.io.AtomicFile;
+import dev.jgrad.nn.io.AtomicFileSet;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -56,6 +57,8 @@ final class RunDirectory {
             throw new UserError("cannot write to --out " + dir + ": " + (e.getMessage() == null ? "SecurityException" : e.getMessage()));
         }
         lock(dir);
+        // A checkpoint that a kill interrupted is finished (or undone) before anything reads the folder.
+        RunFiles.recover(dir);
         removeStaleTemporaries(dir);
         Interrupt.runDir(dir);
         return dir;
@@ -66,7 +69,8 @@ final class RunDirectory {
         List<String> held = new ArrayList<>();
         if (Files.isDirectory(dir)) {
             for (String f : RUN_FILES) {
-                if (Files.exists(dir.resolve(f))) {
+                // A file of a checkpoint that a kill interrupted while it was moved in is the run's file too.
+                if (Files.exists(dir.resolve(f)) || Files.exists(dir.resolve(AtomicFileSet.COMMITTED).resolve(f))) {
                     held.add(f);
                 }
             }

@@ -5,7 +5,7 @@ import dev.jgrad.examples.report.LossChart;
 import dev.jgrad.examples.report.Metrics;
 import dev.jgrad.nn.Checkpoint;
 import dev.jgrad.nn.Module;
-import dev.jgrad.nn.io.AtomicFile;
+import dev.jgrad.nn.io.AtomicFileSet;
 import dev.jgrad.nn.io.CheckpointException;
 import dev.jgrad.nn.io.Json;
 import dev.jgrad.nn.optim.Optimizer;
@@ -16,7 +16,11 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-/** What every run leaves in its folder: metrics.csv, loss.png, summary.json, model.safetensors and optimizer.safetensors. */
+/**
+ * What every run leaves in its folder: metrics.csv, loss.png, summary.json, model.safetensors and optimizer.safetensors,
+ * replaced together as one {@link AtomicFileSet} at each checkpoint and at the end, so a kill at any instant leaves the
+ * previous set or the new one.
+ */
 final class RunFiles {
     static final String MODEL = "model.safetensors";
     static final String OPTIMIZER = "optimizer.safetensors";
@@ -26,28 +30,43 @@ final class RunFiles {
     private RunFiles() {
     }
 
-    /** metrics.csv and loss.png; a run that trained nothing (an evaluation with --epochs 0) writes neither, not an empty chart. */
-    static void writeMetricsAndChart(Path dir, Metrics metrics, String title, String subtitle) {
-        if (metrics.rows().isEmpty()) {
-            return;
+    /**
+     * A new set of the run's files holding metrics.csv and loss.png, to which the example adds its other charts before
+     * {@link #finish} adds the summary and the checkpoint and replaces them all together. A run that trained nothing (an
+     * evaluation with --epochs 0) has no curves: it writes neither, not an empty chart.
+     */
+    static AtomicFileSet curves(Path dir, Metrics metrics, String title, String subtitle) {
+        AtomicFileSet files = new AtomicFileSet(dir);
+        if (!metrics.rows().isEmpty()) {
+            files.addString("metrics.csv", metrics.toCsv());
+            files.add("loss.png", LossChart.writer(metrics, title, subtitle));
         }
-        try {
-            AtomicFile.writeString(dir.resolve("metrics.csv"), metrics.toCsv());
-            LossChart.write(metrics, title, subtitle, dir.resolve("loss.png"));
-        } catch (IOException e) {
-            throw new UserError(e.getMessage(), e);
-        }
+        return files;
     }
 
-    /** {"example", "seed", "seconds", "series": {name: {...}}}. */
-    static void writeSummary(Path dir, String example, long seed, double seconds, Map<String, Map<String, Object>> series) {
+    /** Adds summary.json: {"example", "seed", "seconds", "series": {name: {...}}}. */
+    static void addSummary(AtomicFileSet files, String example, long seed, double seconds, Map<String, Map<String, Object>> series) {
         Map<String, Object> s = new LinkedHashMap<>();
         s.put("example", example);
         s.put("seed", seed);
         s.put("seconds", Math.round(seconds * 1000) / 1000.0);
         s.put("series", finite(series));
+        files.addString("summary.json", Json.writePretty(s));
+    }
+
+    /** Replaces the set's files in the run folder together; a failure (a full disk) is one line naming the file. */
+    static void commit(AtomicFileSet files) {
         try {
-            AtomicFile.writeString(dir.resolve("summary.json"), Json.writePretty(s));
+            files.commit();
+        } catch (IOException e) {
+            throw new UserError(e.getMessage(), e);
+        }
+    }
+
+    /** Finishes a commit that a kill interrupted in {@code dir} (or removes an unfinished one) before the folder is read. */
+    static void recover(Path dir) {
+        try {
+            AtomicFileSet.recover(dir);
         } catch (IOException e) {
             throw new UserError(e.getMessage(), e);
         }
@@ -70,29 +89,31 @@ final class RunFiles {
     }
 
     /**
-     * The end of every run: summary.json, the checkpoint of {@code model}, and a line naming what was written.
-     * A run of zero epochs trained nothing, so it writes no checkpoint and leaves one already in the folder alone.
+     * The end of every run: {@code files} (its curves and charts), summary.json and the checkpoint of {@code model}, replaced
+     * together, and a line naming what was written. A run of zero epochs trained nothing, so it writes no checkpoint and leaves
+     * one already in the folder alone.
      */
-    static void finish(Path dir, String example, long seed, long startedNanos, int epochs, Map<String, Map<String, Object>> series,
-                       Module model, Optimizer opt, Map<String, String> metadata, String files, java.io.PrintStream out) {
+    static void finish(AtomicFileSet files, Path dir, String example, long seed, long startedNanos, int epochs,
+                       Map<String, Map<String, Object>> series, Module model, Optimizer opt, Map<String, String> metadata,
+                       java.io.PrintStream out) {
         double seconds = (System.nanoTime() - startedNanos) / 1e9;
-        writeSummary(dir, example, seed, seconds, series);
-        String time = String.format(java.util.Locale.ROOT, "%.1f", seconds) + " s";
-        if (epochs == 0) {
-            StringBuilder written = new StringBuilder();
-            for (String f : files.split(", ")) {
-                if (Files.exists(dir.resolve(f))) {
-                    written.append(f).append(", ");
-                }
+        addSummary(files, example, seed, seconds, series);
+        if (epochs > 0) {
+            Map<String, String> meta = new LinkedHashMap<>(metadata);
+            meta.put("example", example);
+            meta.put("seed", Long.toString(seed));
+            try {
+                addCheckpoint(files, dir, model, opt, meta);
+            } catch (UserError broken) {
+                // A run that went on through NaN (--allow-nan) keeps its curves and summary, never a checkpoint of broken weights.
+                commit(files);
+                throw broken;
             }
-            out.println("Wrote " + dir + "/{" + written + "summary.json} in " + time + "; no checkpoint, as 0 epochs trained nothing");
-            return;
         }
-        Map<String, String> meta = new LinkedHashMap<>(metadata);
-        meta.put("example", example);
-        meta.put("seed", Long.toString(seed));
-        saveCheckpoint(dir, model, opt, meta);
-        out.println("Wrote " + dir + "/{" + files + ", summary.json, model.safetensors, optimizer.safetensors} in " + time);
+        commit(files);
+        String time = String.format(java.util.Locale.ROOT, "%.1f", seconds) + " s";
+        out.println("Wrote " + dir + "/{" + String.join(", ", files.names()) + "} in " + time
+                + (epochs == 0 ? "; no checkpoint, as 0 epochs trained nothing" : ""));
     }
 
     /** JSON has no NaN: a value that was never measured (no epoch ran) is written as null. */
@@ -134,26 +155,23 @@ final class RunFiles {
      * epochs since (at most one every {@link #EPOCH_SAVE_NANOS}); weights that are no longer finite are not written.
      */
     static Saver epochSaver(Path dir, Metrics metrics, Module model, Optimizer opt, String example, long seed) {
-        return new Saver(dir, metrics, model, opt, example, seed);
+        return new Saver(() -> {
+            AtomicFileSet files = new AtomicFileSet(dir).addString("metrics.csv", metrics.toCsv());
+            if (allFinite(model)) {
+                addCheckpoint(files, dir, model, opt, Map.of("example", example, "seed", Long.toString(seed)));
+            }
+            commit(files);
+        });
     }
 
     /** Checkpoints a run in progress: after epochs (at most every {@link #EPOCH_SAVE_NANOS}), or at once (--save-every). */
     static final class Saver implements Runnable {
-        private final Path dir;
-        private final Metrics metrics;
-        private final Module model;
-        private final Optimizer opt;
-        private final String example;
-        private final long seed;
+        private final Runnable write;
         private long last = System.nanoTime();
 
-        Saver(Path dir, Metrics metrics, Module model, Optimizer opt, String example, long seed) {
-            this.dir = dir;
-            this.metrics = metrics;
-            this.model = model;
-            this.opt = opt;
-            this.example = example;
-            this.seed = seed;
+        /** {@code write} writes the run's files (one set). */
+        Saver(Runnable write) {
+            this.write = write;
         }
 
         /** After an epoch: unless the last checkpoint is recent. */
@@ -164,45 +182,49 @@ final class RunFiles {
             }
         }
 
-        /** metrics.csv and the checkpoint now; weights that are no longer finite are not written. */
+        /** The run's files now. */
         void now() {
             last = System.nanoTime();
-            try {
-                AtomicFile.writeString(dir.resolve("metrics.csv"), metrics.toCsv());
-            } catch (IOException e) {
-                throw new UserError(e.getMessage(), e);
-            }
-            for (dev.jgrad.nn.Parameter p : model.parameters()) {
-                if (!p.data().allFinite()) {
-                    return;
-                }
-            }
-            saveCheckpoint(dir, model, opt, Map.of("example", example, "seed", Long.toString(seed)));
+            write.run();
         }
     }
 
-    /** Saves the model and optimizer state, unless a weight is NaN or infinite: a broken model never replaces a good one. */
-    static void saveCheckpoint(Path dir, Module model, Optimizer opt, Map<String, String> metadata) {
+    static boolean allFinite(Module model) {
+        for (dev.jgrad.nn.Parameter p : model.parameters()) {
+            if (!p.data().allFinite()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Adds the model and the optimizer state, with one checkpoint id in both; refuses weights that are NaN or infinite, so a
+     * broken model never replaces a good one.
+     */
+    static void addCheckpoint(AtomicFileSet files, Path dir, Module model, Optimizer opt, Map<String, String> metadata) {
+        addCheckpoint(files, dir, MODEL, OPTIMIZER, model, opt, metadata, RunPosition.current());
+    }
+
+    /** As above, under the given file names, recording {@code position} (none when null). */
+    static void addCheckpoint(AtomicFileSet files, Path dir, String modelFile, String optimizerFile, Module model, Optimizer opt,
+                              Map<String, String> metadata, RunPosition position) {
         for (Map.Entry<String, dev.jgrad.nn.Parameter> p : model.namedParameters().entrySet()) {
             if (!p.getValue().data().allFinite()) {
-                throw new UserError("the trained weight " + p.getKey() + " holds NaN or infinite values: " + dir.resolve(MODEL)
+                throw new UserError("the trained weight " + p.getKey() + " holds NaN or infinite values: " + dir.resolve(modelFile)
                         + " was not written (lower --lr)");
             }
         }
-        // One id in both files: a run killed between the two writes leaves a pair that resume recognises as mixed.
+        // The set is replaced together; the id still pairs the two files when a user copies one of them by hand.
         String id = checkpointId(model, opt);
         Map<String, String> meta = new LinkedHashMap<>(metadata);
-        if (RunPosition.current() != null) {
-            meta.putAll(RunPosition.current().toMetadata());
+        if (position != null) {
+            meta.putAll(position.toMetadata());
         }
         dropoutGenerators(model, "", new LinkedHashMap<>()).forEach((name, g) -> meta.put(RNG + name, g.state()));
         meta.put(CHECKPOINT_ID, id);
-        try {
-            Checkpoint.save(model, dir.resolve(MODEL), meta);
-            Checkpoint.saveOptimizer(opt, dir.resolve(OPTIMIZER), Map.of(CHECKPOINT_ID, id));
-        } catch (IOException e) {
-            throw new UserError(e.getMessage(), e);
-        }
+        files.add(modelFile, Checkpoint.encode(model, meta));
+        files.add(optimizerFile, Checkpoint.encodeOptimizer(opt, Map.of(CHECKPOINT_ID, id)));
     }
 
     /**
@@ -210,18 +232,19 @@ final class RunFiles {
      * one. A missing, corrupt or ill-fitting file is a user error (exit 2) and leaves the model untouched.
      */
     static String resume(Path checkpoint, Module model, Optimizer opt) {
-        if (checkpoint == null) {
-            return null;
-        }
+        return checkpoint == null ? null : resume(checkpoint, checkpoint.toAbsolutePath().resolveSibling(OPTIMIZER), model, opt);
+    }
+
+    /** As above, with the optimizer state from {@code optState} (when it exists). */
+    static String resume(Path checkpoint, Path optState, Module model, Optimizer opt) {
         try {
             Map<String, String> modelMeta = Checkpoint.load(model, checkpoint);
-            Path optState = checkpoint.toAbsolutePath().resolveSibling(OPTIMIZER);
             if (opt != null && Files.exists(optState)) {
                 String optId = dev.jgrad.nn.io.Safetensors.load(optState).metadata().get(CHECKPOINT_ID);
                 String modelId = modelMeta.get(CHECKPOINT_ID);
                 if (modelId != null && optId != null && !modelId.equals(optId)) {
                     throw new UserError("--resume: " + checkpoint + " and " + optState + " were written at different steps (a run was"
-                            + " stopped between the two writes): move " + OPTIMIZER + " away to resume from the model alone");
+                            + " stopped between the two writes): move " + optState.getFileName() + " away to resume from the model alone");
                 }
                 Checkpoint.loadOptimizer(opt, optState);
                 return "resumed from " + checkpoint + " (with the optimizer state beside it)";
@@ -274,20 +297,23 @@ final class RunFiles {
                 }
             }
         }
-        Path csv = dir.resolve("metrics.csv");
-        if (!pos.atStart() && Files.exists(csv)) {
-            try {
-                for (Metrics.Row r : Metrics.read(csv).rows()) {
-                    // Per-epoch rows of the finished epochs, and the step rows up to the checkpoint's step.
-                    if (r.split().equals(Trainer.STEP_SPLIT) ? r.step() <= pos.step : r.epoch() <= pos.epochsDone) {
-                        metrics.add(r.step(), r.epoch(), r.series(), r.split(), r.loss());
-                    }
-                }
-            } catch (IOException | IllegalArgumentException e) {
-                throw new UserError("--resume: cannot read the run's curves " + csv + ": " + e.getMessage());
-            }
+        if (!pos.atStart()) {
+            continueCurves(dir, metrics, series -> pos);
         }
         return pos;
+    }
+
+    /**
+     * Adds the rows of the run folder's metrics.csv that its checkpoint covers: for each series, the per-epoch rows of the
+     * epochs it finished and the step rows up to its step.
+     */
+    static void continueCurves(Path dir, Metrics metrics, java.util.function.Function<String, RunPosition> positionOfSeries) {
+        for (Metrics.Row r : readMetrics(dir)) {
+            RunPosition pos = positionOfSeries.apply(r.series());
+            if (r.split().equals(Trainer.STEP_SPLIT) ? r.step() <= pos.step : r.epoch() <= pos.epochsDone) {
+                metrics.add(r.step(), r.epoch(), r.series(), r.split(), r.loss());
+            }
+        }
     }
 
     /** The checkpoint's metadata when the run resumes in its own folder (it continues); null for a new run. */

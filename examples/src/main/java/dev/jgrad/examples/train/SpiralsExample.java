@@ -1,8 +1,8 @@
 package dev.jgrad.examples.train;
 
+import dev.jgrad.nn.io.AtomicFileSet;
 import dev.jgrad.autograd.NoGrad;
 import dev.jgrad.autograd.Variable;
-import dev.jgrad.examples.UserError;
 import dev.jgrad.examples.report.BoundaryChart;
 import dev.jgrad.examples.report.Metrics;
 import dev.jgrad.nn.Init;
@@ -18,7 +18,6 @@ import dev.jgrad.tensor.DType;
 import dev.jgrad.tensor.Generator;
 import dev.jgrad.tensor.Tensor;
 
-import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.Locale;
@@ -88,18 +87,14 @@ public final class SpiralsExample {
         double acc = accuracy(model, test[0], test[1]);
         out.printf(Locale.ROOT, "held-out accuracy %.1f%%%n", 100 * acc);
         String subtitle = String.format(Locale.ROOT, "held-out accuracy %.1f%%  (seed %d)", 100 * acc, o.seed());
-        RunFiles.writeMetricsAndChart(dir, metrics, "mlp: two spirals, cross-entropy", subtitle);
-        try {
-            BoundaryChart.write(x -> {
-                try (NoGrad ng = NoGrad.enter()) {
-                    return model.forward(Variable.of(x)).data().softmax(1).select(1, 1);
-                }
-            }, test[0], test[1], "two spirals: decision boundary", subtitle, dir.resolve("boundary.png"));
-        } catch (IOException e) {
-            throw new UserError(e.getMessage(), e);
-        }
-        RunFiles.finish(dir, "mlp", o.seed(), started, epochs, Map.of("train", RunFiles.series(metrics, "train", "accuracy", acc)),
-                model, opt, Map.of(), "metrics.csv, loss.png, boundary.png", out);
+        AtomicFileSet files = RunFiles.curves(dir, metrics, "mlp: two spirals, cross-entropy", subtitle);
+        files.add("boundary.png", BoundaryChart.png(x -> {
+            try (NoGrad ng = NoGrad.enter()) {
+                return model.forward(Variable.of(x)).data().softmax(1).select(1, 1);
+            }
+        }, test[0], test[1], "two spirals: decision boundary", subtitle));
+        RunFiles.finish(files, dir, "mlp", o.seed(), started, epochs, Map.of("train", RunFiles.series(metrics, "train", "accuracy", acc)),
+                model, opt, Map.of(), out);
         return new Outcome(acc, metrics.last("train", "train"), dir);
     }
 }

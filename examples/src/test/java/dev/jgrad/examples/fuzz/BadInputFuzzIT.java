@@ -487,13 +487,14 @@ class BadInputFuzzIT {
     }
 
     /**
-     * kill -9 at random instants of a run that checkpoints every few steps: every folder it leaves either resumes (exit 0)
-     * or is refused in one line (exit 2), never a trace or a silently mixed checkpoint, and no temporary file outlives the resume.
+     * kill -9 at random instants of a run that checkpoints every few steps: the run's files are replaced together, so every
+     * folder it leaves resumes (exit 0) from a model and an optimizer state of one step, with curves that end there; no
+     * temporary file or folder outlives the resume.
      */
     @Test
-    void killNineAtRandomInstantsLeavesFoldersThatResumeOrAreRefusedByName() throws Exception {
+    void killNineAtRandomInstantsLeavesFoldersThatResume() throws Exception {
         java.util.Random random = new java.util.Random(27);
-        for (int trial = 0; trial < 4; trial++) {
+        for (int trial = 0; trial < 6; trial++) {
             Path dir = tmp.resolve("kill-" + trial);
             java.util.List<String> cmd = new java.util.ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                     "-cp", System.getProperty("java.class.path"), Main.class.getName(), "train", "mlp", "--epochs", "100000",
@@ -505,13 +506,11 @@ class BadInputFuzzIT {
             }
             Thread.sleep(random.nextInt(400));
             p.destroyForcibly().waitFor();
-            String said = cliAnyExit("train", "mlp", "--resume", dir.toString(), "--save-every", "0", "--log-every", "0",
-                    "--epochs", "1");
-            // Exit 0 (it resumed; its progress lines are on stderr) or 2 (refused in one line): never a trace.
-            assertTrue(!said.contains("internal error") && !said.contains("Exception") && !said.contains("\tat "), "trial " + trial + ": " + said);
-            assertTrue(said.lines().filter(l -> l.startsWith("jgrad: error: ")).count() <= 1, "trial " + trial + ": " + said);
+            String said = cli(0, "train", "mlp", "--resume", dir.toString(), "--save-every", "0", "--log-every", "0", "--epochs", "1");
+            assertTrue(!said.contains("error") && !said.contains("Exception"), "trial " + trial + ": " + said);
             try (var files = Files.list(dir)) {
-                assertTrue(files.noneMatch(f -> f.getFileName().toString().endsWith(".tmp")), "trial " + trial + ": a temporary file is left");
+                assertTrue(files.noneMatch(f -> f.getFileName().toString().endsWith(".tmp") || f.getFileName().toString().startsWith(".jgrad-commit")),
+                        "trial " + trial + ": a temporary file is left");
             }
         }
     }

@@ -78,6 +78,37 @@ class ExamplesIT {
         assertArrayEquals(Files.readAllBytes(tmp.resolve("a/model.safetensors")), Files.readAllBytes(tmp.resolve("b/model.safetensors")));
     }
 
+    /**
+     * The regression trains its buggy series, then its fixed one: a run stopped in either and resumed from its folder ends
+     * with both series' weights and the curves of a run that never stopped, bit for bit (each series from its own file).
+     */
+    @Test
+    void anInterruptedAndResumedRegressionEqualsAnUninterruptedOneInBothSeries() throws IOException {
+        Path whole = tmp.resolve("whole");
+        RegressionExample.run(TrainOptions.of(whole, 3, 5), QUIET);
+        // 32 steps an epoch: step 50 is in the buggy series' second epoch, step 130 in the fixed series' second.
+        for (int stopAt : new int[] {50, 130}) {
+            Path split = tmp.resolve("split-" + stopAt);
+            try {
+                Interrupt.stopAtStep(stopAt);
+                RegressionExample.run(TrainOptions.of(split, 3, 5), QUIET);
+            } finally {
+                Interrupt.reset();
+            }
+            TrainOptions resume = TrainOptions.of(null, 3, 5);
+            resume.resume = split;
+            RegressionExample.run(resume, QUIET);
+            for (String file : List.of("model.safetensors", RegressionExample.BUGGY_MODEL)) {
+                Map<String, dev.jgrad.tensor.Tensor> a = dev.jgrad.nn.io.Safetensors.load(whole.resolve(file)).tensors();
+                Map<String, dev.jgrad.tensor.Tensor> b = dev.jgrad.nn.io.Safetensors.load(split.resolve(file)).tensors();
+                for (String k : a.keySet()) {
+                    assertArrayEquals(a.get(k).toFloatArray(), b.get(k).toFloatArray(), "stopped at " + stopAt + ": " + file + " " + k);
+                }
+            }
+            assertEquals(Files.readString(whole.resolve("metrics.csv")), Files.readString(split.resolve("metrics.csv")), "stopped at " + stopAt);
+        }
+    }
+
     @Test
     void attentionLearnsToLookBack() throws IOException {
         Path dir = tmp.resolve("att");

@@ -72,10 +72,15 @@ public final class CharTokenizer {
 
     /** Writes the vocabulary to {@code path} atomically. */
     public void save(Path path) throws IOException {
+        AtomicFile.writeString(path, toJson());
+    }
+
+    /** The text {@link #save} writes. */
+    public String toJson() {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("format", FORMAT);
         m.put("chars", new String(chars, 0, chars.length));
-        AtomicFile.writeString(path, Json.writePretty(m));
+        return Json.writePretty(m);
     }
 
     /** Reads a vocabulary {@link #save} wrote; a file of another form is an IOException that says what is wrong. */

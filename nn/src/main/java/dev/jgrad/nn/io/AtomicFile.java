@@ -68,7 +68,8 @@ public final class AtomicFile {
         }
     }
 
-    private static void setPermissions(Path tmp, Path target) throws IOException {
+    /** Gives {@code tmp} the permissions of {@code target}, or rw-r--r-- when there is no target yet. */
+    static void setPermissions(Path tmp, Path target) throws IOException {
         if (!Files.getFileStore(tmp).supportsFileAttributeView(PosixFileAttributeView.class)) {
             return;
         }
