@@ -6,6 +6,8 @@
 module dev.jgrad.tensor {
     // The Vector API kernels where the JVM was started with --add-modules jdk.incubator.vector; plain Java otherwise.
     requires static jdk.incubator.vector;
+    // The JIT compilers' time, so that the kernels leave them a processor while they compile (CompilerLoad).
+    requires java.management;
 
     exports dev.jgrad.tensor;
     exports dev.jgrad.tensor.internal.fused to dev.jgrad.nn;

@@ -49,12 +49,26 @@ public final class Parallel {
         return threads;
     }
 
+    private static final int PROCESSORS = Runtime.getRuntime().availableProcessors();
+
+    /** The threads a job may use now: one processor fewer while the JIT compilers are busy and no processor is spare. */
+    private static int usable() {
+        return usable(threads, PROCESSORS, compilers);
+    }
+
+    /** The compilers' load that {@link #usable()} heeds (tests pin it to never busy, to exercise the helpers). */
+    static volatile CompilerLoad compilers = CompilerLoad.JIT;
+
+    static int usable(int threads, int processors, CompilerLoad compilers) {
+        return threads >= processors && threads > 1 && compilers.busy() ? Math.max(1, processors - 1) : threads;
+    }
+
     /**
      * Runs {@code body} over [0, n) split into at most {@link #threads()} equal ranges of at least
      * {@code grain} indices; on the calling thread alone when one range is enough.
      */
     public static void forRange(int n, int grain, RangeBody body) {
-        int parts = Math.min(threads, Math.max(1, n / Math.max(1, grain)));
+        int parts = Math.min(usable(), Math.max(1, n / Math.max(1, grain)));
         if (parts <= 1 || BUSY.isHeldByCurrentThread() || !BUSY.tryLock()) {
             body.run(0, n);
             return;
@@ -68,7 +82,7 @@ public final class Parallel {
 
     /** Runs tasks 0..n-1, each claimed by whichever thread is free, so unequal tasks balance out. */
     public static void forEachTask(int n, RangeBody body) {
-        int parts = Math.min(threads, n);
+        int parts = Math.min(usable(), n);
         if (parts <= 1 || BUSY.isHeldByCurrentThread() || !BUSY.tryLock()) {
             body.run(0, n);
             return;
