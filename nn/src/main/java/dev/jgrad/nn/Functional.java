@@ -111,8 +111,28 @@ public final class Functional {
         if (p == 1) {
             return x.mul(0.0);
         }
-        Tensor keep = Tensor.rand(gen, x.shape()).ge(p).to(x.dtype()).mul(1.0 / (1.0 - p));
-        return x.mul(Variable.of(keep));
+        return x.mul(Variable.of(dropoutMask(x.shape(), x.dtype(), p, gen)));
+    }
+
+    /**
+     * The kept elements' scale 1/(1-p) and zeros: {@code rand(shape).ge(p).to(dtype).mul(1/(1-p))}, one draw per element in
+     * order. In float32 it is made in one pass, with the same draws, comparisons and products as that expression.
+     */
+    static Tensor dropoutMask(int[] shape, DType dtype, double p, Generator gen) {
+        if (dtype != DType.FLOAT32) {
+            return Tensor.rand(gen, shape).ge(p).to(dtype).mul(1.0 / (1.0 - p));
+        }
+        int n = 1;
+        for (int d : shape) {
+            n *= d;
+        }
+        float[] mask = new float[n];
+        float threshold = (float) p;
+        float scale = (float) (1.0 / (1.0 - p));
+        for (int i = 0; i < n; i++) {
+            mask[i] = (float) gen.nextDouble() >= threshold ? scale : 0f;
+        }
+        return Tensor.of(mask, shape);
     }
 
     /** Whether every given variable (nulls skipped) is float32: the fused ops' condition, beside their float64 definitions. */

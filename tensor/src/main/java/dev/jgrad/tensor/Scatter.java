@@ -114,6 +114,9 @@ final class Scatter {
         }
         Tensor out = self.contiguous().clone();
         Tensor s = src.to(self.dtype());
+        if (self.dtype() == DType.FLOAT32 && (reduce == null || reduce == ScatterReduce.SUM && includeSelf)) {
+            return scatterFloats(out, self, d, index, s, reduce != null);
+        }
         int total = out.numel();
         double[] acc = new double[total];
         int[] count = new int[total];
@@ -180,6 +183,38 @@ final class Scatter {
             }
             o.setDouble(i, v);
         }
+        return out;
+    }
+
+    /**
+     * scatter and scatter_add of float32 (the backward of every gather, a cross-entropy's among them) on the arrays
+     * themselves, adding in index order in float32 as PyTorch's CPU kernel does; {@code out} is a contiguous copy of self.
+     */
+    private static Tensor scatterFloats(Tensor out, Tensor self, int d, Tensor index, Tensor s, boolean add) {
+        int[] outStrides = out.strides;
+        int step = self.dim() == 0 ? 0 : outStrides[d];
+        int size = self.dim() == 0 ? 1 : self.shape[d];
+        int[] baseStrides = outStrides.clone();
+        if (self.dim() > 0) {
+            baseStrides[d] = 0;
+        }
+        int[] srcStrides = s.dim() == index.dim() ? s.strides : new int[index.dim()];
+        int[] tgtStrides = self.dim() == index.dim() ? baseStrides : new int[index.dim()];
+        Iter it = Iter.of(index.shape, index.strides, srcStrides, tgtStrides);
+        int is = it.rowStride(0);
+        int ss = it.rowStride(1);
+        int ts = it.rowStride(2);
+        long[] ix = index.storage.l();
+        float[] sv = s.storage.f();
+        float[] o = out.storage.f();
+        int oo = out.offset;
+        it.forEachRow(new int[] {index.offset, s.offset, 0}, (off, n) -> {
+            for (int i = 0; i < n; i++) {
+                int t = oo + (int) (off[2] + i * ts + position(ix[off[0] + i * is], size, d) * step);
+                float v = sv[off[1] + i * ss];
+                o[t] = add ? o[t] + v : v;
+            }
+        });
         return out;
     }
 
