@@ -1,6 +1,5 @@
 package dev.jgrad.examples.train;
 
-import dev.jgrad.nn.io.AtomicFileSet;
 import dev.jgrad.autograd.NoGrad;
 import dev.jgrad.autograd.Variable;
 import dev.jgrad.examples.UserError;
@@ -18,8 +17,9 @@ import dev.jgrad.nn.ReLU;
 import dev.jgrad.nn.Reduction;
 import dev.jgrad.nn.Sequential;
 import dev.jgrad.nn.data.DataLoader;
-import dev.jgrad.nn.data.ImageDataset;
 import dev.jgrad.nn.data.IdxFormatException;
+import dev.jgrad.nn.data.ImageDataset;
+import dev.jgrad.nn.io.AtomicFileSet;
 import dev.jgrad.nn.optim.Adam;
 import dev.jgrad.nn.optim.Optimizer;
 import dev.jgrad.tensor.Generator;

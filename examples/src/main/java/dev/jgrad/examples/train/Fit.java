@@ -1,10 +1,10 @@
 package dev.jgrad.examples.train;
 
-import dev.jgrad.nn.io.AtomicFileSet;
 import dev.jgrad.autograd.Variable;
 import dev.jgrad.examples.report.Metrics;
 import dev.jgrad.nn.Module;
 import dev.jgrad.nn.data.DataLoader;
+import dev.jgrad.nn.io.AtomicFileSet;
 import dev.jgrad.nn.optim.Optimizer;
 import dev.jgrad.tensor.Tensor;
 

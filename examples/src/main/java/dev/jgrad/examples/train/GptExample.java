@@ -1,6 +1,5 @@
 package dev.jgrad.examples.train;
 
-import dev.jgrad.nn.io.AtomicFileSet;
 import dev.jgrad.autograd.NoGrad;
 import dev.jgrad.autograd.Variable;
 import dev.jgrad.examples.UserError;
@@ -9,6 +8,7 @@ import dev.jgrad.nn.data.CharTokenizer;
 import dev.jgrad.nn.gpt.GPT;
 import dev.jgrad.nn.gpt.GPTConfig;
 import dev.jgrad.nn.io.AtomicFile;
+import dev.jgrad.nn.io.AtomicFileSet;
 import dev.jgrad.nn.io.BoundedFiles;
 import dev.jgrad.nn.optim.AdamW;
 import dev.jgrad.nn.optim.ClipGrad;

@@ -1,6 +1,5 @@
 package dev.jgrad.examples.train;
 
-import dev.jgrad.nn.io.AtomicFileSet;
 import dev.jgrad.autograd.Autograd;
 import dev.jgrad.autograd.NoGrad;
 import dev.jgrad.autograd.Variable;
@@ -11,6 +10,7 @@ import dev.jgrad.nn.Init;
 import dev.jgrad.nn.Linear;
 import dev.jgrad.nn.Sequential;
 import dev.jgrad.nn.Tanh;
+import dev.jgrad.nn.io.AtomicFileSet;
 import dev.jgrad.nn.optim.Adam;
 import dev.jgrad.nn.optim.LrScheduler;
 import dev.jgrad.tensor.Generator;

@@ -1,6 +1,5 @@
 package dev.jgrad.examples.train;
 
-import dev.jgrad.nn.io.AtomicFileSet;
 import dev.jgrad.autograd.NoGrad;
 import dev.jgrad.autograd.Variable;
 import dev.jgrad.examples.report.BoundaryChart;
@@ -12,6 +11,7 @@ import dev.jgrad.nn.Sequential;
 import dev.jgrad.nn.Tanh;
 import dev.jgrad.nn.data.DataLoader;
 import dev.jgrad.nn.data.TensorDataset;
+import dev.jgrad.nn.io.AtomicFileSet;
 import dev.jgrad.nn.optim.Adam;
 import dev.jgrad.nn.optim.Optimizer;
 import dev.jgrad.tensor.DType;
