@@ -119,45 +119,52 @@ final class VectorMath {
      */
     static void erfLoop(int mode, float[] a, int ao, float[] g, int go, float[] o, int oo, int n) {
         float scale = mode == ERF ? 1f : (float) MathFns.INV_SQRT_2;
-        int bound = S.loopBound(n);
-        int i = 0;
-        for (; i < bound; i += L) {
-            FloatVector z = FloatVector.fromArray(S, a, ao + i).mul(scale);
-            z.mul(z).neg().intoArray(o, oo + i);
-        }
-        for (; i < n; i++) {
-            float z = a[ao + i] * scale;
-            o[oo + i] = -z * z;
-        }
-        expLoop(o, oo, o, oo, n, 1f, 0f, false);
         float twoOverSqrtPi = (float) MathFns.TWO_OVER_SQRT_PI;
         float invSqrt2Pi = (float) MathFns.INV_SQRT_2PI;
-        i = 0;
+        int bound = S.loopBound(n);
+        int i = 0;
+        // One pass: e^(-z^2) as expLoop computes it, kept in registers (the same operations, so the same bits).
         for (; i < bound; i += L) {
             FloatVector x = FloatVector.fromArray(S, a, ao + i);
             FloatVector z = x.mul(scale);
-            FloatVector e = FloatVector.fromArray(S, o, oo + i);
+            FloatVector y = z.mul(z).neg();
+            FloatVector yc = y.max(-87.33654f).min(88.72283f);
+            FloatVector rounded = yc.mul(LOG2E).add(ROUND);
+            FloatVector nf = rounded.sub(ROUND);
+            FloatVector r = nf.fma(NEG_LN2_HI, yc).add(nf.mul(-LN2_LO));
+            FloatVector p = r.fma(C5040, C720);
+            p = p.fma(r, C120);
+            p = p.fma(r, C24);
+            p = p.fma(r, C6);
+            p = p.fma(r, C2);
+            p = p.fma(r, ONE);
+            p = p.fma(r, ONE);
+            IntVector ni = rounded.reinterpretAsInts().sub(0x4B400000);
+            IntVector n1 = ni.lanewise(VectorOperators.ASHR, 1);
+            FloatVector s1 = n1.add(127).lanewise(VectorOperators.LSHL, 23).reinterpretAsFloats();
+            FloatVector s2 = ni.sub(n1).add(127).lanewise(VectorOperators.LSHL, 23).reinterpretAsFloats();
+            // -z^2 is at most 0: no overflow to handle.
+            FloatVector e = p.mul(s1).mul(s2).blend(0f, y.compare(VectorOperators.LT, -87.33654f));
             FloatVector az = z.abs();
             FloatVector t = ONE.div(az.fma(0.3275911f, 1f));
             FloatVector poly = t.mul(1.061405429f).add(-1.453152027f).mul(t).add(1.421413741f).mul(t).add(-0.284496736f).mul(t).add(0.254829592f).mul(t);
             FloatVector large = ONE.sub(poly.mul(e));
-            FloatVector z2 = z.mul(z);
-            FloatVector nz2 = z2.neg();
+            FloatVector nz2 = z.mul(z).neg();
             FloatVector series = nz2.mul(1f / 1320).add(1f / 216).mul(nz2).add(1f / 42).mul(nz2).add(1f / 10).mul(nz2).add(1f / 3)
                     .mul(nz2).add(1f).mul(z).mul(twoOverSqrtPi);
             FloatVector erf = large.blend(ONE, az.compare(VectorOperators.GT, 6f));
             erf = erf.blend(erf.neg(), z.compare(VectorOperators.LT, 0f));
             erf = erf.blend(series, az.compare(VectorOperators.LT, 0.5f));
-            FloatVector r;
+            FloatVector res;
             if (mode == ERF) {
-                r = erf;
+                res = erf;
             } else if (mode == GELU) {
-                r = x.mul(0.5f).mul(erf.add(1f));
+                res = x.mul(0.5f).mul(erf.add(1f));
             } else {
                 FloatVector cdf = erf.add(1f).mul(0.5f);
-                r = FloatVector.fromArray(S, g, go + i).mul(x.mul(e.mul(invSqrt2Pi)).add(cdf));
+                res = FloatVector.fromArray(S, g, go + i).mul(x.mul(e.mul(invSqrt2Pi)).add(cdf));
             }
-            r.intoArray(o, oo + i);
+            res.intoArray(o, oo + i);
         }
         for (; i < n; i++) {
             double x = a[ao + i];
