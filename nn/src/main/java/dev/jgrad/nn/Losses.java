@@ -132,19 +132,7 @@ public final class Losses {
         long[] t = target.toLongArray();
         boolean[] valid = new boolean[t.length];
         long[] safe = new long[t.length];
-        int count = 0;
-        for (int i = 0; i < t.length; i++) {
-            if (t[i] == ignoreIndex) {
-                continue;
-            }
-            if (t[i] < 0 || t[i] >= classes) {
-                throw new TensorIndexException("Target " + t[i] + " is out of bounds. (" + name + " with " + classes
-                        + " classes takes targets 0.." + (classes - 1) + (ignoreIndex < 0 || ignoreIndex >= classes ? " or ignore_index " + ignoreIndex : "") + ")");
-            }
-            valid[i] = true;
-            safe[i] = t[i];
-            count++;
-        }
+        int count = checkTargets(name, t, classes, ignoreIndex, valid, safe);
         // Classes last, one row per target: (M, C).
         Variable rows = classDim == 0 ? logp.unsqueeze(0) : logp.movedim(1, -1).reshape(-1, classes);
         Tensor idx = Tensor.of(safe, safe.length, 1);
@@ -164,6 +152,29 @@ public final class Losses {
             default:
                 return perTarget.reshape(target.shape());
         }
+    }
+
+    /**
+     * Checks each target against the classes, marking the ones not ignored in {@code valid} and copying them to
+     * {@code safe} (0 where ignored, so the gather stays in bounds); returns how many count. A method of its own:
+     * a loop in the loss itself had the JIT compile the whole loss, everything inlined, on the stack (OSR) and then
+     * again as a method, half a second of the compiler's time in a short run's first epoch.
+     */
+    private static int checkTargets(String name, long[] t, int classes, int ignoreIndex, boolean[] valid, long[] safe) {
+        int count = 0;
+        for (int i = 0; i < t.length; i++) {
+            if (t[i] == ignoreIndex) {
+                continue;
+            }
+            if (t[i] < 0 || t[i] >= classes) {
+                throw new TensorIndexException("Target " + t[i] + " is out of bounds. (" + name + " with " + classes
+                        + " classes takes targets 0.." + (classes - 1) + (ignoreIndex < 0 || ignoreIndex >= classes ? " or ignore_index " + ignoreIndex : "") + ")");
+            }
+            valid[i] = true;
+            safe[i] = t[i];
+            count++;
+        }
+        return count;
     }
 
     public static Variable bceWithLogits(Variable logits, Variable target) {

@@ -7,7 +7,8 @@ import dev.jgrad.tensor.internal.kernels.Parallel;
  * Which kernels run and on how many threads. The kernels are chosen once, when jgrad is first used: the Vector API
  * ones where the {@code jdk.incubator.vector} module is present (start the JVM with
  * {@code --add-modules jdk.incubator.vector}) and not switched off with {@code -Djgrad.vector=false}, else the
- * plain-Java ones, which give the same numbers several times slower.
+ * plain-Java ones, several times slower. The two agree to float32 rounding, not bit for bit (their sums run in
+ * another order), so a training run's later digits differ between them; each is deterministic on its own.
  */
 public final class Backend {
     private Backend() {

@@ -21,7 +21,7 @@ public final class Simd {
         }
         if (ModuleLayer.boot().findModule("jdk.incubator.vector").isEmpty()) {
             // The slow path said once, not silent: a program started without the flag (an IDE's Run button, plain
-            // java -cp) would otherwise run several times slower with the same numbers and no word why.
+            // java -cp) would otherwise run several times slower with no word why.
             System.err.println("jgrad: the JVM has no Vector API module, so jgrad runs its plain-Java kernels, several times slower;"
                     + " start it with --add-modules jdk.incubator.vector (or -Djgrad.vector=false to choose them and hide this line)");
             return false;
