@@ -16,18 +16,19 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 
 /**
- * {@code jgrad bench [--quick] [--json FILE] [--threads 1,2]}: the JMH benchmarks of the workloads W1-W9. It lives in the
+ * {@code jgrad bench [--quick] [--json FILE] [--threads 1,2]}: the JMH benchmarks of the workloads W1-W13. It lives in the
  * benchmarks' own jar (with JMH), which the {@code ./jgrad} launcher runs for this one command, so the CLI jar carries no JMH.
  */
 @Command(name = "bench", mixinStandardHelpOptions = true,
-        description = {"Run the JMH benchmarks of the workloads W1-W9 (DESIGN.md): W1 in GFLOP/s, W7 in µs, the others in ms.",
+        description = {"Run the JMH benchmarks of the workloads W1-W13 (W1-W9 of DESIGN.md; W10-W11 of higher order; W12-W13 nanoGPT's baby GPT):",
+            "W1 in GFLOP/s, W7 in µs, the others in ms.",
             "Each workload is run at each --threads count and reported at its best.",
             "Compare with: python3 bench/pytorch/workloads.py > P.json; python3 bench/compare.py B.json P.json"})
 public final class BenchCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--quick", description = "one fork and short iterations: under 4 minutes per thread count")
+    @Option(names = "--quick", description = "one fork and short iterations: under 5 minutes per thread count")
     boolean quick;
 
     @Option(names = "--json", paramLabel = "FILE", description = "also write the results as JSON")

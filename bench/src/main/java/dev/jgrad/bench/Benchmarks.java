@@ -17,7 +17,8 @@ import java.util.function.DoubleSupplier;
 import java.util.function.IntSupplier;
 
 /**
- * JMH benchmarks of the workloads W1-W9 of DESIGN.md, shapes and steps exactly as written there, with
+ * JMH benchmarks of the workloads W1-W9 of DESIGN.md, shapes and steps exactly as written there, of W10-W11 (higher
+ * order) and W12-W13 (nanoGPT's baby GPT: a training step, 256 tokens generated), with
  * seeded inputs. Each returns its result so JMH sinks it (no dead-code elimination). Forks, warm-up and
  * measurement are set by {@link BenchRunner} (quick or full), with a fixed heap.
  */

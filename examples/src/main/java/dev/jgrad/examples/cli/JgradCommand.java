@@ -14,7 +14,7 @@ import java.util.concurrent.Callable;
         description = "Train small models with jgrad, chart their loss, and check jgrad against PyTorch.",
         subcommands = {dev.jgrad.examples.train.TrainCommand.class, SampleCommand.class, PlotCommand.class, ConformanceCommand.class,
             CommandLine.HelpCommand.class},
-        footer = {"", "./jgrad bench runs the JMH benchmarks of the workloads W1-W9 from their own jar (bench/target/jgrad-bench.jar)."})
+        footer = {"", "./jgrad bench runs the JMH benchmarks of the workloads W1-W13 from their own jar (bench/target/jgrad-bench.jar)."})
 public final class JgradCommand implements Callable<Integer> {
     /** The version, and which kernels this JVM runs (the Vector API ones need --add-modules jdk.incubator.vector). */
     static final class Version implements CommandLine.IVersionProvider {
