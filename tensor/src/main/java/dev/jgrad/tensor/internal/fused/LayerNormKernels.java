@@ -2,6 +2,7 @@ package dev.jgrad.tensor.internal.fused;
 
 import dev.jgrad.tensor.DType;
 import dev.jgrad.tensor.Tensor;
+import dev.jgrad.tensor.internal.kernels.Kernels;
 import dev.jgrad.tensor.internal.kernels.Parallel;
 import dev.jgrad.tensor.internal.kernels.Tuning;
 
@@ -13,7 +14,9 @@ import static dev.jgrad.tensor.internal.TensorAccess.offset;
 /**
  * Layer normalisation over the last dim in float32, forward and backward each in one pass over the rows, in place of
  * the composite's six passes forward (mean, subtract, square, mean, rsqrt, scale) and about twice that backward. The
- * forward keeps each row's mean and reciprocal standard deviation for the backward.
+ * forward keeps each row's mean and reciprocal standard deviation for the backward. The rows run on the threads through
+ * the kernels in use ({@link Kernels#NORM}: Vector API or plain); the weight's and bias's gradients are summed in fixed
+ * blocks of rows, so no result depends on the thread count.
  */
 public final class LayerNormKernels {
     private LayerNormKernels() {
@@ -44,33 +47,9 @@ public final class LayerNormKernels {
         int wo = w == null ? 0 : offset(dense(w));
         float[] bv = b == null ? null : floats(dense(b));
         int bo = b == null ? 0 : offset(dense(b));
-        Parallel.forRange(rows, Math.max(1, Tuning.PARALLEL_MIN / Math.max(1, 4 * c)), (lo, hi) -> {
+        Parallel.forRange(rows, grain(c), (lo, hi) -> {
             for (int r = lo; r < hi; r++) {
-                int row = ao + r * c;
-                double s = 0;
-                for (int j = 0; j < c; j++) {
-                    s += a[row + j];
-                }
-                float m = (float) (s / c);
-                double v = 0;
-                for (int j = 0; j < c; j++) {
-                    float d = a[row + j] - m;
-                    v += d * d;
-                }
-                float inv = (float) (1.0 / Math.sqrt(v / c + eps));
-                mu[r] = m;
-                rs[r] = inv;
-                int orow = r * c;
-                for (int j = 0; j < c; j++) {
-                    float y = (a[row + j] - m) * inv;
-                    if (wv != null) {
-                        y *= wv[wo + j];
-                    }
-                    if (bv != null) {
-                        y += bv[bo + j];
-                    }
-                    o[orow + j] = y;
-                }
+                Kernels.NORM.forwardRow(a, ao + r * c, c, wv, wo, bv, bo, eps, o, r * c, mu, rs, r);
             }
         });
         return new Forward(out, mean, rstd);
@@ -96,27 +75,9 @@ public final class LayerNormKernels {
         Tensor dx = needs[0] ? empty(DType.FLOAT32, x.shape()) : null;
         if (dx != null) {
             float[] o = floats(dx);
-            Parallel.forRange(rows, Math.max(1, Tuning.PARALLEL_MIN / Math.max(1, 4 * c)), (lo, hi) -> {
+            Parallel.forRange(rows, grain(c), (lo, hi) -> {
                 for (int r = lo; r < hi; r++) {
-                    int row = ao + r * c;
-                    int grow = go + r * c;
-                    float m = mu[r];
-                    float inv = rs[r];
-                    double sumG = 0;
-                    double sumGx = 0;
-                    for (int j = 0; j < c; j++) {
-                        float gw = wv == null ? gv[grow + j] : gv[grow + j] * wv[wo + j];
-                        sumG += gw;
-                        sumGx += gw * ((a[row + j] - m) * inv);
-                    }
-                    float meanG = (float) (sumG / c);
-                    float meanGx = (float) (sumGx / c);
-                    int orow = r * c;
-                    for (int j = 0; j < c; j++) {
-                        float gw = wv == null ? gv[grow + j] : gv[grow + j] * wv[wo + j];
-                        float xhat = (a[row + j] - m) * inv;
-                        o[orow + j] = inv * (gw - meanG - xhat * meanGx);
-                    }
+                    Kernels.NORM.backwardRow(gv, go + r * c, a, ao + r * c, c, wv, wo, mu[r], rs[r], o, r * c);
                 }
             });
         }
@@ -125,22 +86,51 @@ public final class LayerNormKernels {
         boolean wantW = needs.length > 1 && needs[1];
         boolean wantB = needs.length > 2 && needs[2];
         if (wantW || wantB) {
-            double[] sw = new double[c];
-            double[] sb = new double[c];
-            for (int r = 0; r < rows; r++) {
-                int row = ao + r * c;
-                int grow = go + r * c;
-                float m = mu[r];
-                float inv = rs[r];
-                for (int j = 0; j < c; j++) {
-                    float gj = gv[grow + j];
-                    sw[j] += gj * ((a[row + j] - m) * inv);
-                    sb[j] += gj;
-                }
-            }
+            double[] sw = wantW ? new double[c] : null;
+            double[] sb = wantB ? new double[c] : null;
+            paramGradients(gv, go, a, ao, rows, c, mu, rs, sw, sb);
             dw = wantW ? Tensor.fromDoubles(sw, DType.FLOAT32, c) : null;
             db = wantB ? Tensor.fromDoubles(sb, DType.FLOAT32, c) : null;
         }
         return new Gradients(dx, dw, db);
+    }
+
+    /** Rows per block of {@link #paramGradients}: fixed, so the sums do not depend on the thread count. */
+    static final int PARAM_BLOCK_ROWS = 64;
+
+    /**
+     * The column sums of {@code g xhat} into sw and of g into sb (either may be null): each block of
+     * {@link #PARAM_BLOCK_ROWS} rows summed in float (one vector add per element and row), on the threads, into its own
+     * partial sums; the partials added in double in block order.
+     */
+    private static void paramGradients(float[] gv, int go, float[] a, int ao, int rows, int c, float[] mu, float[] rs, double[] sw,
+                                       double[] sb) {
+        int blocks = (rows + PARAM_BLOCK_ROWS - 1) / PARAM_BLOCK_ROWS;
+        float[][] pw = sw == null ? null : new float[blocks][c];
+        float[][] pb = sb == null ? null : new float[blocks][c];
+        Parallel.forRange(blocks, Math.max(1, grain(c) / PARAM_BLOCK_ROWS), (lo, hi) -> {
+            for (int k = lo; k < hi; k++) {
+                float[] w = pw == null ? null : pw[k];
+                float[] b = pb == null ? null : pb[k];
+                for (int r = k * PARAM_BLOCK_ROWS, end = Math.min(rows, r + PARAM_BLOCK_ROWS); r < end; r++) {
+                    Kernels.NORM.paramRow(gv, go + r * c, a, ao + r * c, c, mu[r], rs[r], w, b);
+                }
+            }
+        });
+        for (int k = 0; k < blocks; k++) {
+            for (int j = 0; j < c; j++) {
+                if (sw != null) {
+                    sw[j] += pw[k][j];
+                }
+                if (sb != null) {
+                    sb[j] += pb[k][j];
+                }
+            }
+        }
+    }
+
+    /** Rows per thread at the least: enough elements to pay for waking a thread. */
+    private static int grain(int c) {
+        return Math.max(1, Tuning.PARALLEL_MIN / Math.max(1, 4 * c));
     }
 }

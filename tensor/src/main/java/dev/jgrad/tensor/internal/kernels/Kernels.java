@@ -12,6 +12,7 @@ public final class Kernels {
     public static final SoftmaxKernels SOFTMAX = PROVIDER.softmax();
     public static final OptimizerKernels OPTIMIZER = PROVIDER.optimizer();
     public static final PoolingKernels POOLING = PROVIDER.pooling();
+    public static final NormKernels NORM = PROVIDER.norm();
 
     private Kernels() {
     }

@@ -2,14 +2,14 @@ package dev.jgrad.tensor.internal.kernels;
 
 /**
  * The Vector API kernels, one family per class ({@link VectorElementwise}, {@link VectorReductions},
- * {@link VectorSoftmax}, {@link VectorOptimizer}, pooling below), one preferred vector shape for the whole process
+ * {@link VectorSoftmax}, {@link VectorOptimizer}, {@link VectorNorm}, pooling below), one preferred vector shape for the whole process
  * ({@link VectorMath}). Each family vectorizes the ops and lengths where vectors pay and hands the rest to
  * {@link PlainKernels}: short rows, strided operands, ops without a vector loop. Loaded by name, and only where the
  * {@code jdk.incubator.vector} module is present.
  */
 public final class VectorKernels {
     public static final KernelProvider PROVIDER = new KernelProvider("Vector API, " + VectorMath.S.vectorBitSize() + "-bit",
-            VectorMath.L, new VectorElementwise(), new VectorReductions(), new VectorSoftmax(), new Pooling(), new VectorOptimizer());
+            VectorMath.L, new VectorElementwise(), new VectorReductions(), new VectorSoftmax(), new Pooling(), new VectorOptimizer(), new VectorNorm());
 
     private VectorKernels() {
     }

@@ -174,16 +174,15 @@ final class VectorMath {
         }
     }
 
-    /** Each thread's buffer for {@link #addLanes}, so that summing a row allocates nothing. */
-    private static final ThreadLocal<float[]> LANES = ThreadLocal.withInitial(() -> new float[L]);
-
-    /** The lanes' sum in lane order, the same whether the JIT compiled the caller or not. */
+    /**
+     * The lanes' sum in lane order, in double: the same whether the JIT compiled the caller or not (the API's own
+     * {@code reduceLanes} may add in another order once compiled). Lane by lane, which C2 turns into register
+     * extracts; a store to a buffer and a loop over it cost a row's worth of work.
+     */
     static double addLanes(FloatVector v) {
-        float[] lanes = LANES.get();
-        v.intoArray(lanes, 0);
         double s = 0;
-        for (float f : lanes) {
-            s += f;
+        for (int i = 0; i < L; i++) {
+            s += v.lane(i);
         }
         return s;
     }

@@ -164,6 +164,49 @@ class KernelProviderTest {
         }
     }
 
+    /**
+     * Layer norm's rows against the plain ones, with and without weight and bias, over lengths around the vector width:
+     * the statistics within float rounding of their sums; given the plain statistics, every output element bit for bit
+     * (both compute it with the same float operations); the parameter sums bit for bit, added to what was there.
+     */
+    @Test
+    void layerNormRowsMatchThePlainOnes() {
+        for (int c : new int[] {1, 7, 16, 17, 33, 64, 70, 128}) {
+            for (boolean affine : new boolean[] {false, true}) {
+                float[] x = values(c + 3, -2, 3);
+                float[] w = affine ? values(c + 1, 0.5f, 1.5f) : null;
+                float[] b = affine ? values(c + 2, -1, 1) : null;
+                float[] g = values(c + 4, -1, 1);
+                float[][] stats = {new float[2], new float[2], new float[2], new float[2]};
+                float[] want = new float[c + 1];
+                float[] got = new float[c + 1];
+                plain.norm().forwardRow(x, 3, c, w, 1, b, 2, 1e-5, want, 1, stats[0], stats[1], 1);
+                Kernels.NORM.forwardRow(x, 3, c, w, 1, b, 2, 1e-5, got, 1, stats[2], stats[3], 1);
+                String what = "c=" + c + (affine ? " affine" : "");
+                assertEquals(stats[0][1], stats[2][1], 1e-6f, "mean " + what);
+                assertEquals(stats[1][1], stats[3][1], 1e-6f * stats[1][1], "rstd " + what);
+                assertClose(want, got, "forward " + what);
+                float m = stats[0][1];
+                float rstd = stats[1][1];
+                plain.norm().backwardRow(g, 4, x, 3, c, w, 1, m, rstd, want, 1);
+                Kernels.NORM.backwardRow(g, 4, x, 3, c, w, 1, m, rstd, got, 1);
+                for (int j = 1; j <= c; j++) {
+                    assertEquals(want[j], got[j], 1e-5f * (1 + Math.abs(want[j])), "input gradient " + what + " at " + j);
+                }
+                float[][] sums = {new float[c], new float[c], new float[c], new float[c]};
+                for (float[] s : sums) {
+                    java.util.Arrays.fill(s, 0.25f);
+                }
+                plain.norm().paramRow(g, 4, x, 3, c, m, rstd, sums[0], sums[1]);
+                Kernels.NORM.paramRow(g, 4, x, 3, c, m, rstd, sums[2], sums[3]);
+                assertArrayEquals(sums[0], sums[2], "weight sums " + what);
+                assertArrayEquals(sums[1], sums[3], "bias sums " + what);
+                Kernels.NORM.paramRow(g, 4, x, 3, c, m, rstd, null, sums[3]);
+                assertEquals(0.25f + g[4] + g[4], sums[3][0], "bias sums without weight sums " + what);
+            }
+        }
+    }
+
     /** 2x2 max pooling, values and offsets bit for bit, over planes narrower and wider than half a vector, odd and even. */
     @Test
     void poolingMatchesThePlainLoopsBitForBit() {
