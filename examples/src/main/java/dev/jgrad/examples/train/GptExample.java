@@ -96,7 +96,8 @@ public final class GptExample {
         Generator sampling = new Generator(o.seed() + 3);
         Metrics metrics = new Metrics();
         int rounds = Math.max(1, (s.maxIters + s.evalInterval - 1) / s.evalInterval);
-        Progress progress = new Progress("gpt", rounds, Math.min(s.evalInterval, Math.max(1, s.maxIters)));
+        // A round is --eval-interval iterations, not a pass over the text: its line says "round", never "epoch".
+        Progress progress = new Progress("gpt", "round", rounds, Math.min(s.evalInterval, Math.max(1, s.maxIters)));
         double bestVal = Double.POSITIVE_INFINITY;
         double[] last = {Double.NaN, Double.NaN};
         int lastEval = 0;

@@ -5,13 +5,15 @@ import java.util.Locale;
 
 /**
  * Training progress on stderr: on a terminal, a bar redrawn in place with the epoch, the loss and the
- * rate; when the output is not a terminal or {@code CI} is set, one plain line per epoch instead.
+ * rate; when the output is not a terminal or {@code CI} is set, one plain line per epoch instead. A trainer whose
+ * stretches between evaluations are not passes over the data (the GPT's) names them otherwise ("round").
  */
 final class Progress {
     private static final int WIDTH = 28;
     private final PrintStream err;
     private final boolean interactive;
     private final String label;
+    private final String unit;
     private final int epochs;
     private final int stepsPerEpoch;
     private long epochStart;
@@ -21,11 +23,21 @@ final class Progress {
     private double lossSum;
 
     Progress(String label, int epochs, int stepsPerEpoch) {
-        this(label, epochs, stepsPerEpoch, System.err, System.console() != null && System.getenv("CI") == null);
+        this(label, "epoch", epochs, stepsPerEpoch);
+    }
+
+    /** Progress whose stretches are called {@code unit} in its lines ("epoch", "round"). */
+    Progress(String label, String unit, int epochs, int stepsPerEpoch) {
+        this(label, unit, epochs, stepsPerEpoch, System.err, System.console() != null && System.getenv("CI") == null);
     }
 
     Progress(String label, int epochs, int stepsPerEpoch, PrintStream err, boolean interactive) {
+        this(label, "epoch", epochs, stepsPerEpoch, err, interactive);
+    }
+
+    Progress(String label, String unit, int epochs, int stepsPerEpoch, PrintStream err, boolean interactive) {
         this.label = label;
+        this.unit = unit;
         this.epochs = epochs;
         this.stepsPerEpoch = Math.max(1, stepsPerEpoch);
         this.err = err;
@@ -47,7 +59,7 @@ final class Progress {
             lastDraw = now;
             int filled = (int) Math.round(WIDTH * step / (double) stepsPerEpoch);
             double seconds = Math.max(1e-9, (now - epochStart) / 1e9);
-            err.printf(Locale.ROOT, "\r%s epoch %d/%d [%s%s] loss %.4f  %.0f steps/s ", label, epoch, epochs,
+            err.printf(Locale.ROOT, "\r%s %s %d/%d [%s%s] loss %.4f  %.0f steps/s ", label, unit, epoch, epochs,
                     "=".repeat(filled), " ".repeat(WIDTH - filled), lossSum / step, step / seconds);
             err.flush();
         }
@@ -56,7 +68,7 @@ final class Progress {
     /** Ends the epoch with a line: "regression/fixed epoch 3/40  train 0.1234  val 0.2345  (0.4 s)". */
     void endEpoch(String details) {
         double seconds = (System.nanoTime() - epochStart) / 1e9;
-        String line = String.format(Locale.ROOT, "%s epoch %d/%d  train %.4f  %s (%.1f s)", label, epoch, epochs,
+        String line = String.format(Locale.ROOT, "%s %s %d/%d  train %.4f  %s (%.1f s)", label, unit, epoch, epochs,
                 step == 0 ? Double.NaN : lossSum / step, details, seconds);
         if (interactive) {
             err.print("\r" + " ".repeat(WIDTH + label.length() + 60) + "\r");

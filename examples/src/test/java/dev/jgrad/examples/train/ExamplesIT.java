@@ -184,6 +184,12 @@ class ExamplesIT {
         String s = err.toString(StandardCharsets.UTF_8);
         assertTrue(s.startsWith("demo epoch 1/2  train 0.5000  val 0.2500"), s);
         assertTrue(!s.contains("\r"));
+        ByteArrayOutputStream rounds = new ByteArrayOutputStream();
+        Progress r = new Progress("gpt", "round", 8, 2, new PrintStream(rounds, true, StandardCharsets.UTF_8), false);
+        r.startEpoch(1);
+        r.step(2.0);
+        r.endEpoch("iteration 250");
+        assertTrue(rounds.toString(StandardCharsets.UTF_8).startsWith("gpt round 1/8  train 2.0000  iteration 250"), rounds.toString(StandardCharsets.UTF_8));
     }
 
     /** Ctrl-C stops a run at the end of a step: what was trained is written, one line says how to resume, exit 130. */

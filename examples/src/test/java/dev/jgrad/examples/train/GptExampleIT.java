@@ -62,8 +62,19 @@ class GptExampleIT {
     void trainsOnCharactersWritesItsFilesAndTheSamplerContinuesAPrompt() throws Exception {
         Path dir = tmp.resolve("run");
         ByteArrayOutputStream printed = new ByteArrayOutputStream();
-        GptExample.Outcome r = GptExample.run(text(), small(), TrainOptions.of(dir, null, 0), new PrintStream(printed, true, StandardCharsets.UTF_8));
+        ByteArrayOutputStream progress = new ByteArrayOutputStream();
+        PrintStream originalErr = System.err;
+        GptExample.Outcome r;
+        try {
+            System.setErr(new PrintStream(progress, true, StandardCharsets.UTF_8));
+            r = GptExample.run(text(), small(), TrainOptions.of(dir, null, 0), new PrintStream(printed, true, StandardCharsets.UTF_8));
+        } finally {
+            System.setErr(originalErr);
+        }
         String out = printed.toString(StandardCharsets.UTF_8);
+        String lines = progress.toString(StandardCharsets.UTF_8);
+        assertTrue(lines.contains("gpt round 1/3  train ") && lines.contains("gpt round 3/3  train ") && !lines.contains("epoch"),
+                "a stretch of --eval-interval iterations is a round, not an epoch:\n" + lines);
         assertTrue(out.contains("iteration 0: train loss 3.") && r.valLoss() < 2.4, "val loss " + r.valLoss() + ", from about 3.3 (uniform over the vocabulary)\n" + out);
         assertEquals(4, out.lines().filter(l -> l.startsWith("  sample: ")).count(), "a sample at each of the 4 evaluations:\n" + out);
         for (String f : List.of("metrics.csv", "loss.png", "summary.json", "model.safetensors", "optimizer.safetensors", "tokenizer.json")) {
