@@ -82,8 +82,12 @@ public final class LossChart {
             }
             max = Math.max(max, r.loss());
         }
+        // The legend by series, and in each its training curves (raw, then smoothed or per epoch) before its held-out one,
+        // whichever row came first (the GPT evaluates both splits at step 0, before its first step).
+        java.util.List<Curve> ordered = new java.util.ArrayList<>(curves.values());
+        ordered.sort(java.util.Comparator.comparingInt((Curve c) -> c.colour()).thenComparingInt(c -> c.light() ? 0 : c.dashed() ? 2 : 1));
         XYSeriesCollection data = new XYSeriesCollection();
-        curves.values().forEach(c -> data.addSeries(c.points()));
+        ordered.forEach(c -> data.addSeries(c.points()));
         boolean log = min > 0 && min < Double.POSITIVE_INFINITY && max / min > 20
                 && metrics.rows().stream().allMatch(r -> !Double.isFinite(r.loss()) || r.loss() > 0);
         NumberAxis x = new NumberAxis("step");
@@ -94,7 +98,7 @@ public final class LossChart {
         XYPlot plot;
         XYLineAndShapeRenderer renderer = new XYLineAndShapeRenderer(true, false);
         int i = 0;
-        for (Curve c : curves.values()) {
+        for (Curve c : ordered) {
             Color base = PALETTE[c.colour() % PALETTE.length];
             renderer.setSeriesPaint(i, c.light() ? new Color(base.getRed(), base.getGreen(), base.getBlue(), 70) : base);
             renderer.setSeriesStroke(i, c.light() ? new BasicStroke(1.0f) : !c.dashed() ? new BasicStroke(1.8f)

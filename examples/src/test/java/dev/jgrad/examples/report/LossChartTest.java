@@ -51,6 +51,28 @@ class LossChartTest {
         assertTrue(r.getSeriesShapesVisible(0) && r.getSeriesShapesVisible(3), "a one-epoch run is drawn as points");
     }
 
+    /** The GPT evaluates at step 0, before any step loss: its legend still reads train (raw), train (smoothed), val. */
+    @Test
+    void theLegendListsEachSeriesTrainingCurvesBeforeItsHeldOutOne() {
+        Metrics m = new Metrics();
+        m.add(0, 0, "gpt", "train", 4.2);
+        m.add(0, 0, "gpt", "val", 4.2);
+        m.add(10, 1, "gpt", "train_step", 3.9);
+        m.add(20, 1, "gpt", "train_step", 3.1);
+        m.add(20, 1, "gpt", "val", 3.0);
+        XYPlot plot = LossChart.chart(m, "t", "s").getXYPlot();
+        assertEquals(List.of("train (raw)", "train (smoothed)", "val"),
+                List.of(plot.getDataset().getSeriesKey(0), plot.getDataset().getSeriesKey(1), plot.getDataset().getSeriesKey(2)));
+        Metrics two = new Metrics();
+        two.add(0, 0, "buggy", "val", 2.0);
+        two.add(0, 0, "fixed", "val", 2.0);
+        two.add(10, 1, "buggy", "train_step", 1.9);
+        two.add(10, 1, "fixed", "train_step", 1.5);
+        XYPlot p2 = LossChart.chart(two, "t", "s").getXYPlot();
+        assertEquals(List.of("buggy train (raw)", "buggy train (smoothed)", "buggy val", "fixed train (raw)", "fixed train (smoothed)", "fixed val"),
+                java.util.stream.IntStream.range(0, 6).mapToObj(i -> (String) p2.getDataset().getSeriesKey(i)).toList());
+    }
+
     @Test
     void stepLossesAreDrawnRawAndLightWithTheirMovingAverageOverThem() {
         Metrics m = new Metrics();

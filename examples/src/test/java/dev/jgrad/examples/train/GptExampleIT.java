@@ -85,7 +85,10 @@ class GptExampleIT {
         assertEquals(r.valLoss(), ((Number) gpt.get("val_loss")).doubleValue(), 1e-12);
         assertEquals(150, ((Number) gpt.get("iterations")).intValue());
         assertTrue(gpt.containsKey("train_loss"));
-        assertEquals(1 + 2 * 4, Files.readAllLines(dir.resolve("metrics.csv")).size(), "train and val at iterations 0, 50, 100, 150");
+        List<String> rows = Files.readAllLines(dir.resolve("metrics.csv"));
+        assertEquals(1 + 2 * 4 + 15, rows.size(), "train and val at iterations 0, 50, 100, 150, and the step loss every 10 iterations");
+        assertTrue(rows.stream().anyMatch(l -> l.startsWith("10,1,gpt,train_step,"))
+                && rows.stream().anyMatch(l -> l.startsWith("150,3,gpt,train_step,")), String.join("\n", rows));
 
         String first = sample(dir, "ROMEO:", "7");
         String again = sample(dir, "ROMEO:", "7");
@@ -138,6 +141,17 @@ class GptExampleIT {
     @Test
     void aStoppedAndResumedRunEqualsAnUninterruptedOne() throws Exception {
         Path text = text();
+        // Step losses every 7 iterations: the checkpoint at iteration 50 holds a window of one step, which must carry on.
+        int logEvery = Trainer.logEvery;
+        Trainer.logEvery = 7;
+        try {
+            stopAndResume(text);
+        } finally {
+            Trainer.logEvery = logEvery;
+        }
+    }
+
+    private void stopAndResume(Path text) throws Exception {
         Path whole = tmp.resolve("whole");
         GptExample.run(text, small(), TrainOptions.of(whole, null, 2), QUIET);
         Path split = tmp.resolve("split");
