@@ -51,10 +51,11 @@ final class VectorMath {
         for (int bound = S.loopBound(n); i < bound; i += L) {
             FloatVector v = FloatVector.fromArray(S, a, ao + i);
             FloatVector x = (absolute ? v.abs() : v).mul(mul).sub(sub);
-            FloatVector xc = x.max(-87.33654f).min(88.72283f);
-            FloatVector rounded = xc.mul(LOG2E).add(ROUND);
+            // No clamp to the finite range: the lanes outside it get 0 or infinity below whatever they computed, and
+            // Java's max and min (signed zeros, NaN) compile to a dozen instructions where the loop has twenty.
+            FloatVector rounded = x.mul(LOG2E).add(ROUND);
             FloatVector nf = rounded.sub(ROUND);
-            FloatVector r = nf.fma(NEG_LN2_HI, xc).add(nf.mul(-LN2_LO));
+            FloatVector r = nf.fma(NEG_LN2_HI, x).add(nf.mul(-LN2_LO));
             FloatVector p = r.fma(C5040, C720);
             p = p.fma(r, C120);
             p = p.fma(r, C24);
@@ -68,7 +69,7 @@ final class VectorMath {
             FloatVector s1 = n1.add(127).lanewise(VectorOperators.LSHL, 23).reinterpretAsFloats();
             FloatVector s2 = ni.sub(n1).add(127).lanewise(VectorOperators.LSHL, 23).reinterpretAsFloats();
             FloatVector e = p.mul(s1).mul(s2);
-            // NaN needs no care: max and min keep it, and it poisons the product.
+            // NaN needs no care: it poisons the product, and neither comparison holds for it.
             e = e.blend(0f, x.compare(VectorOperators.LT, -87.33654f));
             e = e.blend(Float.POSITIVE_INFINITY, x.compare(VectorOperators.GT, 88.72283f));
             e.intoArray(o, oo + i);
@@ -112,10 +113,10 @@ final class VectorMath {
     static final int GELU_BACKWARD = 2;
 
     /**
-     * erf and the exact GELU (forward, and backward times the gradient g), in three passes over the output: {@code -z^2}
-     * (z = x, or x / sqrt 2 for GELU), then e^(-z^2) by {@link #expLoop} in place, then erf from e as {@link MathFns#erfFloat}
-     * computes it (its Taylor series below |z| = 0.5, Abramowitz and Stegun 7.1.26 above, +-1 past 6), and the mode's
-     * result: erf(x); {@code x Phi(x)}; or {@code g (Phi(x) + x phi(x))} with {@code phi(x) = e / sqrt(2 pi)}.
+     * erf and the exact GELU (forward, and backward times the gradient g) in one pass: e^(-z^2) (z = x, or x / sqrt 2 for
+     * GELU) by {@link #expLoop}'s operations, in registers; erf from it as {@link MathFns#erfFloat} computes it (its Taylor
+     * series below |z| = 0.5, Abramowitz and Stegun 7.1.26 above, +-1 past 6); and the mode's result: erf(x);
+     * {@code x Phi(x)}; or {@code g (Phi(x) + x phi(x))} with {@code phi(x) = e / sqrt(2 pi)}.
      */
     static void erfLoop(int mode, float[] a, int ao, float[] g, int go, float[] o, int oo, int n) {
         float scale = mode == ERF ? 1f : (float) MathFns.INV_SQRT_2;
@@ -128,10 +129,10 @@ final class VectorMath {
             FloatVector x = FloatVector.fromArray(S, a, ao + i);
             FloatVector z = x.mul(scale);
             FloatVector y = z.mul(z).neg();
-            FloatVector yc = y.max(-87.33654f).min(88.72283f);
-            FloatVector rounded = yc.mul(LOG2E).add(ROUND);
+            // Unclamped, as in expLoop: the lanes below the range get 0 below.
+            FloatVector rounded = y.mul(LOG2E).add(ROUND);
             FloatVector nf = rounded.sub(ROUND);
-            FloatVector r = nf.fma(NEG_LN2_HI, yc).add(nf.mul(-LN2_LO));
+            FloatVector r = nf.fma(NEG_LN2_HI, y).add(nf.mul(-LN2_LO));
             FloatVector p = r.fma(C5040, C720);
             p = p.fma(r, C120);
             p = p.fma(r, C24);
