@@ -28,4 +28,11 @@ public class Block extends Layer {
         Variable h = x.add(attn.forward(ln1.forward(x), cache));
         return h.add(mlp.forward(ln2.forward(h)));
     }
+
+    /** The block's output at the last position of {@code x (B, T, C)} alone, {@code (B, 1, C)}: what the next logits need. */
+    Variable forwardLast(Variable x, KvCache.Layer cache) {
+        int t = x.size(1);
+        Variable h = x.narrow(1, t - 1, 1).add(attn.forwardLast(ln1.forward(x), cache));
+        return h.add(mlp.forward(ln2.forward(h)));
+    }
 }

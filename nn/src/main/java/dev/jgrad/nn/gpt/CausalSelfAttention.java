@@ -68,6 +68,25 @@ public class CausalSelfAttention extends Layer {
         return residDropout.forward(cProj.forward(y.transpose(1, 2).reshape(b, t, nEmbd)));
     }
 
+    /**
+     * The attention output of the last position of {@code x (B, T, C)} alone, {@code (B, 1, C)}: its query over every
+     * key (nothing lies in its future, so no mask). The keys and values of all T positions go into the cache, if any.
+     */
+    Variable forwardLast(Variable x, KvCache.Layer cache) {
+        int b = x.size(0);
+        int t = x.size(1);
+        int d = nEmbd / nHead;
+        Variable qkv = cAttn.forward(x);
+        Variable q = heads(qkv.narrow(1, t - 1, 1).narrow(2, 0, nEmbd), b, 1, d);
+        Variable k = heads(qkv.narrow(2, nEmbd, nEmbd), b, t, d);
+        Variable v = heads(qkv.narrow(2, 2 * nEmbd, nEmbd), b, t, d);
+        if (cache != null) {
+            cache.append(k.data(), v.data());
+        }
+        Variable y = Attention.scaledDotProduct(q, k, v, null, false, Double.NaN);
+        return residDropout.forward(cProj.forward(y.transpose(1, 2).reshape(b, 1, nEmbd)));
+    }
+
     /** Attention with dropout on its weights ({@code attn_dropout}), as nanoGPT's path without flash attention. */
     private Variable withDropout(Variable q, Variable k, Variable v, int t, int d) {
         Variable scores = q.matmul(k.mT()).mul(1.0 / Math.sqrt(d));

@@ -73,6 +73,15 @@ public class GPT extends Module {
     }
 
     private Variable forward(Tensor idx, KvCache cache) {
+        return forward(idx, cache, false);
+    }
+
+    /**
+     * With {@code lastOnly}, the logits of the last position alone, {@code (B, 1, vocab)}: the last block then works on
+     * that position only (its keys and values, which the cache keeps, still come from every position). Nothing the last
+     * logits depend on is left out, and generation needs no others.
+     */
+    private Variable forward(Tensor idx, KvCache cache, boolean lastOnly) {
         if (idx.dim() != 2 || idx.dtype() != DType.INT64) {
             throw new ShapeException("GPT: expected int64 token ids of shape (B, T), got " + idx.dtype() + " " + Shape.str(idx.shape()));
         }
@@ -85,7 +94,9 @@ public class GPT extends Module {
         Variable x = drop.forward(wte.forward(Variable.of(idx)).add(pos));
         int i = 0;
         for (dev.jgrad.nn.Module m : h) {
-            x = ((Block) m).forward(x, cache == null ? null : cache.layer(i++));
+            KvCache.Layer layer = cache == null ? null : cache.layer(i);
+            x = lastOnly && i == h.size() - 1 ? ((Block) m).forwardLast(x, layer) : ((Block) m).forward(x, layer);
+            i++;
         }
         return lmHead.forward(lnF.forward(x));
     }
@@ -125,7 +136,7 @@ public class GPT extends Module {
                 if (logits == null || len > config.blockSize()) {
                     cache.clear();
                     int from = Math.max(0, len - config.blockSize());
-                    logits = lastLogits(forward(window(tokens, b, cols, from, len), cache));
+                    logits = lastPositionLogits(window(tokens, b, cols, from, len), cache);
                 }
                 Tensor next = pick(logits, temperature, topK, gen);
                 long[] nx = next.toLongArray();
@@ -144,6 +155,11 @@ public class GPT extends Module {
         } finally {
             train(wasTraining);
         }
+    }
+
+    /** The last position's logits {@code (B, vocab)} of a window run from an empty cache, which it fills. */
+    Tensor lastPositionLogits(Tensor window, KvCache cache) {
+        return lastLogits(forward(window, cache, true));
     }
 
     private static Tensor window(long[] tokens, int b, int cols, int from, int to) {
