@@ -298,19 +298,8 @@ public final class ConvKernels {
      * on either side, added back where they were read from.
      */
     private static void col2im(float[] cols, int at, Geometry geo, ConvPlan plan, Tensor dx, int s0, int g) {
-        int c = dx.size(1);
-        int h = dx.size(2);
-        int w = dx.size(3);
-        int kk = geo.kh() * geo.kw();
-        int p = geo.positions();
-        int gp = g * p;
-        float[] dst = floats(dx);
         ConvolutionKernels pieces = plan.col2im() == ConvPlan.Col2im.VECTOR_ROWS ? ConvolutionKernels.CHOSEN : ConvolutionKernels.PLAIN;
-        for (int s = 0; s < g; s++) {
-            for (int ch = 0; ch < c; ch++) {
-                pieces.col2imPlane(cols, at + ch * kk * gp + s * p, gp, geo, dst, ((s0 + s) * c + ch) * h * w, h, w);
-            }
-        }
+        pieces.col2im(cols, at, g * geo.positions(), geo, floats(dx), s0, g, dx.size(1), dx.size(2), dx.size(3));
     }
 
     /**

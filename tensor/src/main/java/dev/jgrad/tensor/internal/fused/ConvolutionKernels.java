@@ -37,12 +37,13 @@ interface ConvolutionKernels {
      */
     void addWindowGradient(PaddedInput.Source in, int g, float[] gy, int oc, float[] dWT, int at);
 
-    /** Whether {@link #col2imPlane} writes rows for this geometry, with {@code front} and {@code back} floats around the columns. */
+    /** Whether {@link #col2im} writes rows for this geometry, with {@code front} and {@code back} floats around the columns. */
     boolean rowCol2im(ConvKernels.Geometry g, int w, int front, int back);
 
     /**
-     * Writes the {@code h x w} plane at {@code dst[plane]}: every input position the sum of the column gradients read from
-     * it; the plane's kernel positions' column rows start {@code gp} apart at {@code cols[at]}, each laid out {@code (OH, OW)}.
+     * Writes the {@code h x w} planes of samples {@code [s0, s0 + g)} and channels {@code [0, c)} of {@code dst (N, C, H, W)}:
+     * every input position the sum of the column gradients read from it. The columns {@code (C KH KW, G OH OW)} start at
+     * {@code cols[at]}, their rows {@code gp} apart; sample s's part of a row starts at its {@code s OH OW}.
      */
-    void col2imPlane(float[] cols, int at, int gp, ConvKernels.Geometry g, float[] dst, int plane, int h, int w);
+    void col2im(float[] cols, int at, int gp, ConvKernels.Geometry geo, float[] dst, int s0, int g, int c, int h, int w);
 }

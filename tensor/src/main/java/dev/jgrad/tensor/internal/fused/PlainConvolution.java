@@ -5,7 +5,7 @@ import dev.jgrad.tensor.internal.kernels.Gemm;
 /**
  * The reference convolution pieces, computed the plain way: the columns laid out (im2col) and then packed, the weight
  * gradient as their product with the output gradient, col2im adding each kernel position's rows back. Where vectors
- * are absent the plans take none of the window-reading paths, so only {@link #col2imPlane} runs in production; the
+ * are absent the plans take none of the window-reading paths, so only {@link #col2im} runs in production; the
  * others are what {@link VectorConvolution}'s pieces are tested against.
  */
 final class PlainConvolution implements ConvolutionKernels {
@@ -60,7 +60,18 @@ final class PlainConvolution implements ConvolutionKernels {
     }
 
     @Override
-    public void col2imPlane(float[] cols, int at, int gp, ConvKernels.Geometry geo, float[] dst, int plane, int h, int w) {
+    public void col2im(float[] cols, int at, int gp, ConvKernels.Geometry geo, float[] dst, int s0, int g, int c, int h, int w) {
+        int kk = geo.kh() * geo.kw();
+        int p = geo.positions();
+        for (int s = 0; s < g; s++) {
+            for (int ch = 0; ch < c; ch++) {
+                plane(cols, at + ch * kk * gp + s * p, gp, geo, dst, ((s0 + s) * c + ch) * h * w, h, w);
+            }
+        }
+    }
+
+    /** One plane of {@link #col2im}: its kernel positions' column rows start {@code gp} apart at {@code cols[at]}. */
+    private static void plane(float[] cols, int at, int gp, ConvKernels.Geometry geo, float[] dst, int plane, int h, int w) {
         java.util.Arrays.fill(dst, plane, plane + h * w, 0f);
         int kk = geo.kh() * geo.kw();
         for (int k = 0; k < kk; k++) {

@@ -42,25 +42,17 @@ final class VectorConvolution implements ConvolutionKernels {
         return VectorCol2im.fits(g, w, front, back);
     }
 
-    /** Per thread, the lanes each kernel column writes for the geometry of the planes in hand, and a row's buffer. */
-    private static final class Col2imState {
-        ConvKernels.Geometry geometry;
-        int width = -1;
-        boolean[] written;
-        final float[] row = new float[VectorCol2im.L];
-    }
-
-    private static final ThreadLocal<Col2imState> COL2IM = ThreadLocal.withInitial(Col2imState::new);
-
     @Override
-    public void col2imPlane(float[] cols, int at, int gp, ConvKernels.Geometry g, float[] dst, int plane, int h, int w) {
-        // A call's planes share a geometry: the lanes are worked out once for them, as before the family existed.
-        Col2imState s = COL2IM.get();
-        if (!g.equals(s.geometry) || s.width != w) {
-            s.geometry = g;
-            s.width = w;
-            s.written = VectorCol2im.lanesWritten(g, w);
+    public void col2im(float[] cols, int at, int gp, ConvKernels.Geometry geo, float[] dst, int s0, int g, int c, int h, int w) {
+        // The planes share a geometry: the lanes each kernel column writes are worked out once for them.
+        boolean[] written = VectorCol2im.lanesWritten(geo, w);
+        float[] row = new float[VectorCol2im.L];
+        int kk = geo.kh() * geo.kw();
+        int p = geo.positions();
+        for (int s = 0; s < g; s++) {
+            for (int ch = 0; ch < c; ch++) {
+                VectorCol2im.plane(cols, at + ch * kk * gp + s * p, gp, geo, dst, ((s0 + s) * c + ch) * h * w, h, w, written, row);
+            }
         }
-        VectorCol2im.plane(cols, at, gp, g, dst, plane, h, w, s.written, s.row);
     }
 }

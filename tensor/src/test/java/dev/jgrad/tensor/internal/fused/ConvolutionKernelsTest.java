@@ -118,10 +118,11 @@ class ConvolutionKernelsTest {
             checked++;
             int gp = 2 * oh * ow;
             float[] cols = randoms(slack + kh * kw * gp + slack);
-            float[] want = randoms(3 + h * w);
+            // Both samples' planes (the second one's columns start oh * ow into each row), after an untouched plane.
+            float[] want = randoms(3 * h * w);
             float[] got = want.clone();
-            ConvolutionKernels.PLAIN.col2imPlane(cols, slack + oh * ow, gp, geo, want, 3, h, w);
-            ConvolutionKernels.CHOSEN.col2imPlane(cols, slack + oh * ow, gp, geo, got, 3, h, w);
+            ConvolutionKernels.PLAIN.col2im(cols, slack, gp, geo, want, 1, 2, 1, h, w);
+            ConvolutionKernels.CHOSEN.col2im(cols, slack, gp, geo, got, 1, 2, 1, h, w);
             close(want, got, want.length, "trial " + t + " " + geo);
         }
         assertTrue(checked >= 5, "only " + checked + " geometries were the vector piece's");
