@@ -125,16 +125,9 @@ final class Scatter {
         for (int i = 0; i < total; i++) {
             acc[i] = o.getDouble(i);
         }
-        int[] outStrides = out.strides;
-        int step = self.dim() == 0 ? 0 : outStrides[d];
+        int step = self.dim() == 0 ? 0 : out.strides[d];
         int size = self.dim() == 0 ? 1 : self.shape[d];
-        int[] baseStrides = outStrides.clone();
-        if (self.dim() > 0) {
-            baseStrides[d] = 0;
-        }
-        int[] srcStrides = s.dim() == index.dim() ? s.strides : new int[index.dim()];
-        int[] tgtStrides = self.dim() == index.dim() ? baseStrides : new int[index.dim()];
-        Iter it = Iter.of(index.shape, index.strides, srcStrides, tgtStrides);
+        Iter it = targets(out, self, d, index, s);
         int is = it.rowStride(0);
         int ss = it.rowStride(1);
         int ts = it.rowStride(2);
@@ -187,20 +180,27 @@ final class Scatter {
     }
 
     /**
-     * scatter and scatter_add of float32 (the backward of every gather, a cross-entropy's among them) on the arrays
-     * themselves, adding in index order in float32 as PyTorch's CPU kernel does; {@code out} is a contiguous copy of self.
+     * Index, src and out walked together over the index's shape: out's stride along {@code d} is 0 there, as the index
+     * picks the position along it ({@code position(i) * step} added by the caller).
      */
-    private static Tensor scatterFloats(Tensor out, Tensor self, int d, Tensor index, Tensor s, boolean add) {
-        int[] outStrides = out.strides;
-        int step = self.dim() == 0 ? 0 : outStrides[d];
-        int size = self.dim() == 0 ? 1 : self.shape[d];
-        int[] baseStrides = outStrides.clone();
+    private static Iter targets(Tensor out, Tensor self, int d, Tensor index, Tensor s) {
+        int[] baseStrides = out.strides.clone();
         if (self.dim() > 0) {
             baseStrides[d] = 0;
         }
         int[] srcStrides = s.dim() == index.dim() ? s.strides : new int[index.dim()];
         int[] tgtStrides = self.dim() == index.dim() ? baseStrides : new int[index.dim()];
-        Iter it = Iter.of(index.shape, index.strides, srcStrides, tgtStrides);
+        return Iter.of(index.shape, index.strides, srcStrides, tgtStrides);
+    }
+
+    /**
+     * scatter and scatter_add of float32 (the backward of every gather, a cross-entropy's among them) on the arrays
+     * themselves, adding in index order in float32 as PyTorch's CPU kernel does; {@code out} is a contiguous copy of self.
+     */
+    private static Tensor scatterFloats(Tensor out, Tensor self, int d, Tensor index, Tensor s, boolean add) {
+        int step = self.dim() == 0 ? 0 : out.strides[d];
+        int size = self.dim() == 0 ? 1 : self.shape[d];
+        Iter it = targets(out, self, d, index, s);
         int is = it.rowStride(0);
         int ss = it.rowStride(1);
         int ts = it.rowStride(2);
