@@ -36,13 +36,38 @@ final class VectorMath {
     static final FloatVector C720 = FloatVector.broadcast(S, 1f / 720);
 
     /**
+     * e^x as {@link #expLoop} computes it, for lanes within [-87.34, 88.72] (the others compute garbage, which the
+     * callers replace by 0 or infinity after; NaN stays NaN). No clamp to the range: Java's max and min (signed zeros,
+     * NaN) compile to a dozen instructions where this has twenty. Small enough for C2 to inline into its loops, so the
+     * vectors stay in registers.
+     */
+    static FloatVector expInRange(FloatVector x) {
+        FloatVector rounded = x.mul(LOG2E).add(ROUND);
+        FloatVector nf = rounded.sub(ROUND);
+        FloatVector r = nf.fma(NEG_LN2_HI, x).add(nf.mul(-LN2_LO));
+        FloatVector p = r.fma(C5040, C720);
+        p = p.fma(r, C120);
+        p = p.fma(r, C24);
+        p = p.fma(r, C6);
+        p = p.fma(r, C2);
+        p = p.fma(r, ONE);
+        p = p.fma(r, ONE);
+        // n as an int without a (slow, on JDK 17) vector conversion: 1.5 * 2^23 + n has n in its low bits.
+        IntVector ni = rounded.reinterpretAsInts().sub(0x4B400000);
+        IntVector n1 = ni.lanewise(VectorOperators.ASHR, 1);
+        FloatVector s1 = n1.add(127).lanewise(VectorOperators.LSHL, 23).reinterpretAsFloats();
+        FloatVector s2 = ni.sub(n1).add(127).lanewise(VectorOperators.LSHL, 23).reinterpretAsFloats();
+        return p.mul(s1).mul(s2);
+    }
+
+    /**
      * {@code o[i] = e^(mul * x[i] - sub)}, with {@code x[i]} replaced by its absolute value where asked.
      * e^y: y = n ln2 + r with |r| <= ln2/2 (n rounded by the 1.5 * 2^23 trick, ln2 split in two so n ln2
      * is exact), e^r by its Taylor polynomial to degree 7 (truncation error under 1e-8), times 2^n built in
      * the exponent bits, in two halves so n = 128 and n = -126 both stay representable. Overflow gives
      * +inf, NaN stays NaN, results below the smallest normal float flush to 0. Within 2 ulp of Math.exp.
-     * The whole computation sits in this one loop: a vector passed to a method the JIT does not inline
-     * becomes an object on the heap, which costs more than the arithmetic. Returns the sum of the results
+     * The arithmetic is {@link #expInRange}, inlined into the loop (a vector passed to a method the JIT does not
+     * inline becomes an object on the heap, which costs more than the arithmetic). Returns the sum of the results
      * (lanes added in a fixed order), which softmax needs and the others ignore.
      */
     static double expLoop(float[] a, int ao, float[] o, int oo, int n, float mul, float sub, boolean absolute) {
@@ -51,24 +76,7 @@ final class VectorMath {
         for (int bound = S.loopBound(n); i < bound; i += L) {
             FloatVector v = FloatVector.fromArray(S, a, ao + i);
             FloatVector x = (absolute ? v.abs() : v).mul(mul).sub(sub);
-            // No clamp to the finite range: the lanes outside it get 0 or infinity below whatever they computed, and
-            // Java's max and min (signed zeros, NaN) compile to a dozen instructions where the loop has twenty.
-            FloatVector rounded = x.mul(LOG2E).add(ROUND);
-            FloatVector nf = rounded.sub(ROUND);
-            FloatVector r = nf.fma(NEG_LN2_HI, x).add(nf.mul(-LN2_LO));
-            FloatVector p = r.fma(C5040, C720);
-            p = p.fma(r, C120);
-            p = p.fma(r, C24);
-            p = p.fma(r, C6);
-            p = p.fma(r, C2);
-            p = p.fma(r, ONE);
-            p = p.fma(r, ONE);
-            // n as an int without a (slow, on JDK 17) vector conversion: 1.5 * 2^23 + n has n in its low bits.
-            IntVector ni = rounded.reinterpretAsInts().sub(0x4B400000);
-            IntVector n1 = ni.lanewise(VectorOperators.ASHR, 1);
-            FloatVector s1 = n1.add(127).lanewise(VectorOperators.LSHL, 23).reinterpretAsFloats();
-            FloatVector s2 = ni.sub(n1).add(127).lanewise(VectorOperators.LSHL, 23).reinterpretAsFloats();
-            FloatVector e = p.mul(s1).mul(s2);
+            FloatVector e = expInRange(x);
             // NaN needs no care: it poisons the product, and neither comparison holds for it.
             e = e.blend(0f, x.compare(VectorOperators.LT, -87.33654f));
             e = e.blend(Float.POSITIVE_INFINITY, x.compare(VectorOperators.GT, 88.72283f));
@@ -124,28 +132,13 @@ final class VectorMath {
         float invSqrt2Pi = (float) MathFns.INV_SQRT_2PI;
         int bound = S.loopBound(n);
         int i = 0;
-        // One pass: e^(-z^2) as expLoop computes it, kept in registers (the same operations, so the same bits).
+        // One pass: e^(-z^2) by expInRange, kept in registers.
         for (; i < bound; i += L) {
             FloatVector x = FloatVector.fromArray(S, a, ao + i);
             FloatVector z = x.mul(scale);
             FloatVector y = z.mul(z).neg();
-            // Unclamped, as in expLoop: the lanes below the range get 0 below.
-            FloatVector rounded = y.mul(LOG2E).add(ROUND);
-            FloatVector nf = rounded.sub(ROUND);
-            FloatVector r = nf.fma(NEG_LN2_HI, y).add(nf.mul(-LN2_LO));
-            FloatVector p = r.fma(C5040, C720);
-            p = p.fma(r, C120);
-            p = p.fma(r, C24);
-            p = p.fma(r, C6);
-            p = p.fma(r, C2);
-            p = p.fma(r, ONE);
-            p = p.fma(r, ONE);
-            IntVector ni = rounded.reinterpretAsInts().sub(0x4B400000);
-            IntVector n1 = ni.lanewise(VectorOperators.ASHR, 1);
-            FloatVector s1 = n1.add(127).lanewise(VectorOperators.LSHL, 23).reinterpretAsFloats();
-            FloatVector s2 = ni.sub(n1).add(127).lanewise(VectorOperators.LSHL, 23).reinterpretAsFloats();
             // -z^2 is at most 0: no overflow to handle.
-            FloatVector e = p.mul(s1).mul(s2).blend(0f, y.compare(VectorOperators.LT, -87.33654f));
+            FloatVector e = expInRange(y).blend(0f, y.compare(VectorOperators.LT, -87.33654f));
             FloatVector az = z.abs();
             FloatVector t = ONE.div(az.fma(0.3275911f, 1f));
             FloatVector poly = t.mul(1.061405429f).add(-1.453152027f).mul(t).add(1.421413741f).mul(t).add(-0.284496736f).mul(t).add(0.254829592f).mul(t);
