@@ -79,15 +79,19 @@ public final class AtomicFile {
         Files.setPosixFilePermissions(tmp, mode);
     }
 
+    /** How far down a chain of causes {@link #reason} looks for the I/O error that says why. */
+    private static final int MAX_CAUSES = 32;
+
     /** Why an I/O operation failed, in words: "permission denied", "no space left on device", the OS's reason. */
-    public static String reason(IOException e) {
+    public static String reason(IOException error) {
         // The deepest I/O error says why (an image writer wraps "No space left on device" in "I/O error writing PNG file!").
-        Throwable c = e.getCause();
-        while (c != null && c != e) {
+        // The walk is bounded: a chain of causes may loop back on itself.
+        IOException e = error;
+        Throwable c = error.getCause();
+        for (int depth = 0; c != null && depth < MAX_CAUSES; depth++, c = c.getCause()) {
             if (c instanceof IOException) {
-                return reason((IOException) c);
+                e = (IOException) c;
             }
-            c = c.getCause();
         }
         if (e instanceof AccessDeniedException) {
             return "permission denied";

@@ -39,5 +39,10 @@ class AtomicFileTest {
                 AtomicFile.reason(new IOException("outer", new IOException("middle", new FileSystemException("f", null, "No space left on device")))));
         assertEquals("permission denied", AtomicFile.reason(new java.nio.file.AccessDeniedException("x")));
         assertTrue(AtomicFile.reason(new IOException()).contains("IOException"));
+        // Causes that loop back on themselves: an answer, not a StackOverflowError.
+        IOException a = new IOException("a");
+        IOException b = new IOException("b", a);
+        a.initCause(b);
+        assertTrue(java.util.Set.of("a", "b").contains(AtomicFile.reason(a)));
     }
 }
