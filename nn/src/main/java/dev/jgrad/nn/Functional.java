@@ -122,11 +122,8 @@ public final class Functional {
         if (dtype != DType.FLOAT32) {
             return Tensor.rand(gen, shape).ge(p).to(dtype).mul(1.0 / (1.0 - p));
         }
-        int n = 1;
-        for (int d : shape) {
-            n *= d;
-        }
-        float[] mask = new float[n];
+        float[] mask = new float[Shape.numel(shape)];
+        int n = mask.length;
         float threshold = (float) p;
         float scale = (float) (1.0 / (1.0 - p));
         for (int i = 0; i < n; i++) {
