@@ -49,18 +49,8 @@ public final class AtomicFile {
             throw new IOException("cannot write " + target + ": " + reason(e), e);
         }
         try {
-            try (OutputStream out = new java.io.BufferedOutputStream(Files.newOutputStream(tmp, StandardOpenOption.WRITE))) {
-                writer.write(out);
-            }
-            try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE)) {
-                ch.force(true);
-            }
-            setPermissions(tmp, target);
-            try {
-                Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            } catch (AtomicMoveNotSupportedException e) {
-                Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING);
-            }
+            writeForced(tmp, writer, target, StandardOpenOption.WRITE);
+            replace(tmp, target);
         } catch (IOException e) {
             throw new IOException("cannot write " + target + ": " + reason(e), e);
         } finally {
@@ -68,8 +58,31 @@ public final class AtomicFile {
         }
     }
 
+    /**
+     * Writes {@code file} (opened with {@code open}) through {@code writer}, forces it to disk and gives it the permissions
+     * of {@code target}, the file it will replace.
+     */
+    static void writeForced(Path file, Writer writer, Path target, StandardOpenOption... open) throws IOException {
+        try (OutputStream out = new java.io.BufferedOutputStream(Files.newOutputStream(file, open))) {
+            writer.write(out);
+        }
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
+            ch.force(true);
+        }
+        setPermissions(file, target);
+    }
+
+    /** Renames {@code from} over {@code to}: atomically, where the file system can. */
+    static void replace(Path from, Path to) throws IOException {
+        try {
+            Files.move(from, to, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        } catch (AtomicMoveNotSupportedException e) {
+            Files.move(from, to, StandardCopyOption.REPLACE_EXISTING);
+        }
+    }
+
     /** Gives {@code tmp} the permissions of {@code target}, or rw-r--r-- when there is no target yet. */
-    static void setPermissions(Path tmp, Path target) throws IOException {
+    private static void setPermissions(Path tmp, Path target) throws IOException {
         if (!Files.getFileStore(tmp).supportsFileAttributeView(PosixFileAttributeView.class)) {
             return;
         }

@@ -1,10 +1,8 @@
 package dev.jgrad.nn.io;
 
 import java.io.IOException;
-import java.io.OutputStream;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -85,15 +83,8 @@ public final class AtomicFileSet {
             Files.createDirectory(staging);
             for (Map.Entry<String, AtomicFile.Writer> f : files.entrySet()) {
                 current = f.getKey();
-                Path file = staging.resolve(current);
-                try (OutputStream out = new java.io.BufferedOutputStream(Files.newOutputStream(file, StandardOpenOption.CREATE_NEW,
-                        StandardOpenOption.WRITE))) {
-                    f.getValue().write(out);
-                }
-                try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
-                    ch.force(true);
-                }
-                AtomicFile.setPermissions(file, dir.resolve(current));
+                AtomicFile.writeForced(staging.resolve(current), f.getValue(), dir.resolve(current), StandardOpenOption.CREATE_NEW,
+                        StandardOpenOption.WRITE);
                 crashPoint.accept(step++);
             }
             current = null;
@@ -145,11 +136,7 @@ public final class AtomicFileSet {
         for (Path f : pending) {
             Path target = dir.resolve(f.getFileName().toString());
             try {
-                try {
-                    Files.move(f, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-                } catch (AtomicMoveNotSupportedException e) {
-                    Files.move(f, target, StandardCopyOption.REPLACE_EXISTING);
-                }
+                AtomicFile.replace(f, target);
             } catch (IOException e) {
                 throw new IOException("cannot replace " + target + ": " + AtomicFile.reason(e), e);
             }
