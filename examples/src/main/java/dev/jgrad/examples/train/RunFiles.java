@@ -274,18 +274,12 @@ final class RunFiles {
      * the epochs it finished, when the run continues in its own folder. A new run starts from the beginning.
      */
     static RunPosition resumePosition(Path checkpoint, Path dir, Metrics metrics, Module model) {
-        if (checkpoint == null || !checkpoint.toAbsolutePath().normalize().startsWith(dir.toAbsolutePath().normalize())) {
+        Map<String, String> meta = continuingMetadata(checkpoint, dir);
+        if (meta == null) {
             // Weights from elsewhere start a new run (fine-tuning); only a run resumed in its own folder continues.
             return RunPosition.start();
         }
-        RunPosition pos;
-        Map<String, String> meta;
-        try {
-            meta = dev.jgrad.nn.io.Safetensors.load(checkpoint).metadata();
-            pos = RunPosition.of(meta);
-        } catch (CheckpointException e) {
-            throw new UserError("--resume: " + oneLine(e.getMessage(), 4), e);
-        }
+        RunPosition pos = RunPosition.of(meta);
         // The dropout layers draw on from where they were (a generator several layers share is restored once per layer, alike).
         for (Map.Entry<String, dev.jgrad.tensor.Generator> g : dropoutGenerators(model, "", new LinkedHashMap<>()).entrySet()) {
             String state = meta.get(RNG + g.getKey());
