@@ -115,7 +115,7 @@ final class Trainer {
                 pos.lossSum = sum;
                 pos.windowSum += v;
                 pos.windowSteps++;
-                if (logEvery > 0 && pos.windowSteps == logEvery) {
+                if (logEvery > 0 && pos.windowSteps >= logEvery) {
                     metrics.add(step, e, series, STEP_SPLIT, pos.windowSum / pos.windowSteps);
                     pos.windowSum = 0;
                     pos.windowSteps = 0;

@@ -269,6 +269,39 @@ class ExamplesIT {
         assertEquals(Files.readString(whole.resolve("metrics.csv")), Files.readString(split.resolve("metrics.csv")));
     }
 
+    /**
+     * A run resumed with a smaller --log-every than it was stopped with goes on logging its step losses: the window it
+     * carried (5 steps of 7 at the stop) is closed at the next step, then every 3 steps.
+     */
+    @Test
+    void aResumedRunWithASmallerLogEveryKeepsLoggingItsStepLosses() throws IOException {
+        Path dir = tmp.resolve("log-every");
+        int logEvery = Trainer.logEvery;
+        try {
+            Trainer.logEvery = 7;
+            try {
+                Interrupt.stopAtStep(40);
+                SpiralsExample.run(TrainOptions.of(dir, 6, 4), QUIET);
+            } finally {
+                Interrupt.reset();
+            }
+            Trainer.logEvery = 3;
+            TrainOptions resume = TrainOptions.of(null, 6, 4);
+            resume.resume = dir;
+            SpiralsExample.run(resume, QUIET);
+        } finally {
+            Trainer.logEvery = logEvery;
+        }
+        java.util.List<Integer> steps = new java.util.ArrayList<>();
+        for (String line : Files.readAllLines(dir.resolve("metrics.csv"))) {
+            String[] f = line.split(",");
+            if (f.length == 5 && f[3].equals("train_step")) {
+                steps.add(Integer.parseInt(f[0]));
+            }
+        }
+        assertTrue(steps.contains(35) && steps.contains(41) && steps.contains(44), "step rows: " + steps);
+    }
+
     /** --save-every N checkpoints inside an epoch too: the first checkpoint of a run appears after N steps, its position recorded. */
     @Test
     void saveEveryCheckpointsWithinAnEpoch() throws Exception {
