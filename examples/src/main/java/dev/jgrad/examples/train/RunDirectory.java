@@ -42,7 +42,7 @@ final class RunDirectory {
             throw new UserError("--out " + dir + " is a file, not a folder");
         }
         List<String> held = runFiles(dir);
-        boolean resumingHere = o.resume() != null && o.resume().toAbsolutePath().normalize().startsWith(dir.toAbsolutePath().normalize());
+        boolean resumingHere = RunFiles.resumesIn(o.resume(), dir);
         if (!held.isEmpty() && !o.overwrite && !resumingHere) {
             throw new UserError("--out " + dir + " already holds a run (" + String.join(", ", held) + "): pass --overwrite to replace it,"
                     + " or choose another --out");

@@ -310,9 +310,14 @@ final class RunFiles {
         }
     }
 
+    /** Whether {@code checkpoint} (null: no --resume) lies in the run folder {@code dir}: the run continues there. */
+    static boolean resumesIn(Path checkpoint, Path dir) {
+        return checkpoint != null && checkpoint.toAbsolutePath().normalize().startsWith(dir.toAbsolutePath().normalize());
+    }
+
     /** The checkpoint's metadata when the run resumes in its own folder (it continues); null for a new run. */
     static Map<String, String> continuingMetadata(Path checkpoint, Path dir) {
-        if (checkpoint == null || !checkpoint.toAbsolutePath().normalize().startsWith(dir.toAbsolutePath().normalize())) {
+        if (!resumesIn(checkpoint, dir)) {
             return null;
         }
         try {
