@@ -41,7 +41,8 @@ public final class LossChart {
 
     /** TensorBoard's default smoothing of the step-by-step training loss: an exponential moving average with this weight. */
     static final double SMOOTHING = 0.6;
-    static final String STEP_SPLIT = "train_step";
+    /** The split of the training loss logged every few steps (metrics.csv); the per-epoch mean is split "train". */
+    public static final String STEP_SPLIT = "train_step";
 
     /** One drawn curve: its points and how it looks. */
     private record Curve(XYSeries points, int colour, boolean dashed, boolean light) {
@@ -111,7 +112,7 @@ public final class LossChart {
             i++;
         }
         if (log) {
-            plot = new XYPlot(data, x, new OneTwoFiveLogAxis("loss (log scale)", min, max), renderer);
+            plot = new XYPlot(data, x, new OneTwoFiveLogAxis("loss (log scale)", min), renderer);
         } else {
             NumberAxis y = new NumberAxis("loss");
             y.setAutoRangeIncludesZero(true);
@@ -150,7 +151,7 @@ public final class LossChart {
     static final class OneTwoFiveLogAxis extends LogAxis {
         private static final long serialVersionUID = 1L;
 
-        OneTwoFiveLogAxis(String label, double min, double max) {
+        OneTwoFiveLogAxis(String label, double min) {
             super(label);
             setBase(10);
             setSmallestValue(min / 2);

@@ -27,8 +27,8 @@ final class Trainer {
     private Trainer() {
     }
 
-    /** The split of the training loss logged every few steps (the per-epoch mean is split "train"). */
-    static final String STEP_SPLIT = "train_step";
+    /** The split of the training loss logged every few steps (the per-epoch mean is split "train"), as the chart reads it. */
+    static final String STEP_SPLIT = dev.jgrad.examples.report.LossChart.STEP_SPLIT;
     /** Steps per logged training loss; 0 logs per epoch only (the trainers set it from --log-every). */
     static int logEvery = 10;
     /** Steps between checkpoints within an epoch; 0 checkpoints after epochs only (--save-every). */
