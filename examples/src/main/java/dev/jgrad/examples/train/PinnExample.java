@@ -73,8 +73,6 @@ public final class PinnExample {
         long step = 0;
         RunPosition.clear();
         // Where the run stands, for its checkpoints: a run resumed in its own folder goes on from there exactly.
-        int[] at = {1, 0};
-        double[] epochSum = {0};
         int startEpoch = 1;
         int startStep = 0;
         double startSum = 0;
@@ -98,6 +96,10 @@ public final class PinnExample {
                 }
             }
         }
+        // The next step's epoch and index in it, and the epoch's loss so far: what a checkpoint records.
+        int atEpoch = startEpoch;
+        int atStep = startStep;
+        double atSum = startSum;
         long lastSave = System.nanoTime();
         for (int e = startEpoch; e <= epochs && !Interrupt.requested(); e++) {
             progress.startEpoch(e);
@@ -121,9 +123,9 @@ public final class PinnExample {
                 }
                 sum += v;
                 step++;
-                at[0] = e;
-                at[1] = s + 1;
-                epochSum[0] = sum;
+                atEpoch = e;
+                atStep = s + 1;
+                atSum = sum;
                 progress.step(v);
                 Interrupt.at("epoch " + e + ", step " + step);
                 Interrupt.stepped(step);
@@ -131,9 +133,9 @@ public final class PinnExample {
             if (Interrupt.requested()) {
                 break;
             }
-            at[0] = e + 1;
-            at[1] = 0;
-            epochSum[0] = 0;
+            atEpoch = e + 1;
+            atStep = 0;
+            atSum = 0;
             double val = heldOutResidual(pde, net, heldOut);
             error = relativeError(net, grid, exact);
             metrics.add(step, e, "pinn", "train", sum / STEPS_PER_EPOCH);
@@ -142,7 +144,7 @@ public final class PinnExample {
             if (e < epochs && System.nanoTime() - lastSave >= RunFiles.EPOCH_SAVE_NANOS) {
                 lastSave = System.nanoTime();
                 AtomicFileSet files = new AtomicFileSet(dir).addString("metrics.csv", metrics.toCsv());
-                RunFiles.addCheckpoint(files, dir, net, opt, position(problem, step, at, epochSum[0], points));
+                RunFiles.addCheckpoint(files, dir, net, opt, position(problem, step, atEpoch, atStep, atSum, points));
                 RunFiles.commit(files);
             }
         }
@@ -155,7 +157,7 @@ public final class PinnExample {
         }
         Map<String, Object> series = RunFiles.series(metrics, "pinn", "rel_l2_error", error);
         RunFiles.finish(files, dir, "pinn", o.seed(), started, epochs, Map.of("pinn", series), net, opt,
-                position(problem, step, at, epochSum[0], points), out);
+                position(problem, step, atEpoch, atStep, atSum, points), out);
         return new Outcome(error, metrics.last("pinn", "train"), dir);
     }
 
@@ -166,12 +168,12 @@ public final class PinnExample {
     private static final String PINN_RNG = "jgrad.rng.points";
 
     /** A checkpoint's metadata: the problem, and where the run stands (the next step's epoch and index, the points' generator). */
-    private static Map<String, String> position(Problem problem, long step, int[] at, double epochSum, Generator points) {
+    private static Map<String, String> position(Problem problem, long step, int epoch, int stepInEpoch, double epochSum, Generator points) {
         Map<String, String> m = new java.util.LinkedHashMap<>();
         m.put("problem", problem.name().toLowerCase(Locale.ROOT));
         m.put(PINN_STEP, Long.toString(step));
-        m.put(PINN_EPOCH, Integer.toString(at[0]));
-        m.put(PINN_STEP_IN_EPOCH, Integer.toString(at[1]));
+        m.put(PINN_EPOCH, Integer.toString(epoch));
+        m.put(PINN_STEP_IN_EPOCH, Integer.toString(stepInEpoch));
         m.put(PINN_EPOCH_SUM, Double.toString(epochSum));
         m.put(PINN_RNG, points.state());
         return m;
