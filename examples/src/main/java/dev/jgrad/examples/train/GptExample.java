@@ -24,6 +24,7 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.OptionalDouble;
 
 /**
  * nanoGPT's character-level Shakespeare run on the CPU: a GPT trained on a text file's characters with AdamW (decay on
@@ -104,10 +105,9 @@ public final class GptExample {
         int round = 0;
         double sum = 0;
         int count = 0;
-        // The training loss every --log-every iterations (split train_step), windows aligned to the iteration count.
+        // The training loss every --log-every iterations (split train_step).
         int logEvery = Trainer.logEvery;
-        double windowSum = 0;
-        int windowSteps = 0;
+        StepLossWindow window = new StepLossWindow();
         RunPosition.clear();
         // A run resumed in its own folder goes on from its checkpoint (the best evaluation so far): the iteration, the
         // schedule, the random generators, the curves up to there; the iterations after it run again, drawing the same.
@@ -122,10 +122,7 @@ public final class GptExample {
                 sampling.restore(resumeMeta.get(RNG_SAMPLING));
                 bestVal = Double.parseDouble(resumeMeta.get(BEST_VAL));
                 sum = Double.parseDouble(resumeMeta.getOrDefault(STEP_LOSS_SUM, "0"));
-                if (Integer.toString(logEvery).equals(resumeMeta.get(LOG_EVERY))) {
-                    windowSum = Double.parseDouble(resumeMeta.getOrDefault(WINDOW_SUM, "0"));
-                    windowSteps = Integer.parseInt(resumeMeta.getOrDefault(WINDOW_STEPS, "0"));
-                }
+                window = StepLossWindow.of(resumeMeta);
             } catch (RuntimeException e) {
                 throw new UserError("--resume: " + o.resume() + " does not say where its run stood (" + e.getMessage() + ")");
             }
@@ -170,9 +167,7 @@ public final class GptExample {
                     position.put(RNG_SAMPLING, sampling.state());
                     position.put(BEST_VAL, Double.toString(bestVal));
                     position.put(STEP_LOSS_SUM, Double.toString(sum));
-                    position.put(LOG_EVERY, Integer.toString(logEvery));
-                    position.put(WINDOW_SUM, Double.toString(windowSum));
-                    position.put(WINDOW_STEPS, Integer.toString(windowSteps));
+                    window.writeTo(position);
                     save(dir, model, opt, tok, config, position, metrics);
                 }
                 if (it == s.maxIters) {
@@ -200,14 +195,9 @@ public final class GptExample {
             }
             sum += loss;
             count++;
-            if (logEvery > 0) {
-                windowSum += loss;
-                windowSteps++;
-                if ((it + 1) % logEvery == 0) {
-                    metrics.add(it + 1, round, "gpt", Trainer.STEP_SPLIT, windowSum / windowSteps);
-                    windowSum = 0;
-                    windowSteps = 0;
-                }
+            OptionalDouble logged = window.add(loss, logEvery);
+            if (logged.isPresent()) {
+                metrics.add(it + 1, round, "gpt", Trainer.STEP_SPLIT, logged.getAsDouble());
             }
             progress.step(loss);
             Interrupt.at("iteration " + (it + 1));
@@ -299,9 +289,6 @@ public final class GptExample {
     private static final String RNG_SAMPLING = "jgrad.rng.sampling";
     private static final String BEST_VAL = "jgrad.best_val";
     private static final String STEP_LOSS_SUM = "jgrad.step_loss_sum";
-    private static final String LOG_EVERY = "jgrad.log_every";
-    private static final String WINDOW_SUM = "jgrad.step_window_sum";
-    private static final String WINDOW_STEPS = "jgrad.step_window_steps";
 
     /** The checkpoint of the best evaluation: the model, the optimizer, the tokenizer and the curves so far, replaced together. */
     private static void save(Path dir, GPT model, AdamW opt, CharTokenizer tok, GPTConfig config, Map<String, String> position,

@@ -13,8 +13,6 @@ final class RunPosition {
     private static final String BATCHES = "jgrad.batches_done";
     private static final String STEP = "jgrad.step";
     private static final String LOSS_SUM = "jgrad.epoch_loss_sum";
-    private static final String WINDOW_SUM = "jgrad.log_window_sum";
-    private static final String WINDOW_N = "jgrad.log_window_steps";
     /** The position of the run in progress, which checkpoints record. */
     private static volatile RunPosition current;
 
@@ -22,9 +20,7 @@ final class RunPosition {
     int batchesDone;
     long step;
     double lossSum;
-    /** The training losses since the last logged step: their sum and count. */
-    double windowSum;
-    int windowSteps;
+    StepLossWindow window = new StepLossWindow();
 
     static RunPosition start() {
         return new RunPosition();
@@ -49,8 +45,7 @@ final class RunPosition {
         m.put(BATCHES, Integer.toString(batchesDone));
         m.put(STEP, Long.toString(step));
         m.put(LOSS_SUM, Double.toString(lossSum));
-        m.put(WINDOW_SUM, Double.toString(windowSum));
-        m.put(WINDOW_N, Integer.toString(windowSteps));
+        window.writeTo(m);
         return m;
     }
 
@@ -65,8 +60,7 @@ final class RunPosition {
             p.batchesDone = Integer.parseInt(meta.getOrDefault(BATCHES, "0"));
             p.step = Long.parseLong(meta.getOrDefault(STEP, "0"));
             p.lossSum = Double.parseDouble(meta.getOrDefault(LOSS_SUM, "0"));
-            p.windowSum = Double.parseDouble(meta.getOrDefault(WINDOW_SUM, "0"));
-            p.windowSteps = Integer.parseInt(meta.getOrDefault(WINDOW_N, "0"));
+            p.window = StepLossWindow.of(meta);
         } catch (NumberFormatException e) {
             return new RunPosition();
         }

@@ -11,6 +11,7 @@ import dev.jgrad.tensor.Tensor;
 
 import java.util.List;
 import java.util.Locale;
+import java.util.OptionalDouble;
 import java.util.function.DoubleSupplier;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -113,12 +114,9 @@ final class Trainer {
                 pos.batchesDone = n;
                 pos.step = step;
                 pos.lossSum = sum;
-                pos.windowSum += v;
-                pos.windowSteps++;
-                if (logEvery > 0 && pos.windowSteps >= logEvery) {
-                    metrics.add(step, e, series, STEP_SPLIT, pos.windowSum / pos.windowSteps);
-                    pos.windowSum = 0;
-                    pos.windowSteps = 0;
+                OptionalDouble logged = pos.window.add(v, logEvery);
+                if (logged.isPresent()) {
+                    metrics.add(step, e, series, STEP_SPLIT, logged.getAsDouble());
                 }
                 if (saveEvery > 0 && step % saveEvery == 0 && afterStep != null) {
                     afterStep.run();
