@@ -9,8 +9,10 @@ import dev.jgrad.nn.io.AtomicFileSet;
 import dev.jgrad.nn.io.CheckpointException;
 import dev.jgrad.nn.io.Json;
 import dev.jgrad.nn.optim.Optimizer;
+import dev.jgrad.tensor.DType;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -136,13 +138,19 @@ final class RunFiles {
      */
     static String checkpointId(Module model, Optimizer opt) {
         java.util.zip.CRC32 crc = new java.util.zip.CRC32();
-        java.nio.ByteBuffer buf = java.nio.ByteBuffer.allocate(8);
         for (dev.jgrad.nn.Parameter p : model.parameters()) {
-            for (double v : p.data().toDoubleArray()) {
-                buf.clear();
-                buf.putDouble(v);
-                crc.update(buf.array(), 0, 8);
+            // The weights' bytes as they are held (float64 parameters as doubles), checksummed a tensor at a time.
+            ByteBuffer bytes;
+            if (p.data().dtype() == DType.FLOAT64) {
+                double[] d = p.data().toDoubleArray();
+                bytes = ByteBuffer.allocate(8 * d.length);
+                bytes.asDoubleBuffer().put(d);
+            } else {
+                float[] f = p.data().toFloatArray();
+                bytes = ByteBuffer.allocate(4 * f.length);
+                bytes.asFloatBuffer().put(f);
             }
+            crc.update(bytes);
         }
         return Long.toHexString(crc.getValue()) + "-" + opt.stateMetadata().get("steps");
     }
