@@ -11,7 +11,9 @@ wte, nanoGPT's initialisation and `configure_optimizers` (AdamW, decay on the 2-
       --dropout=0.0
 
 usage: python3 bench/pytorch/nanogpt.py --data input.txt [--threads N] [--max-iters N] [--seed S] [--init jgrad.safetensors]
+       [--save final.pt]
 It prints the evaluations as nanoGPT does and, last, one JSON line: val loss, train loss, seconds, ms per iteration.
+--save writes the final model's state dict (torch.save), which `full_val_loss.py` evaluates beside jgrad's runs.
 `workloads.py` imports GPT from here for W12 and W13.
 """
 import json
@@ -231,6 +233,8 @@ def main(argv):
         torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
         opt.step()
     seconds = time.perf_counter() - started
+    if "--save" in argv:
+        torch.save(model.state_dict(), argv[argv.index("--save") + 1])
     print(json.dumps({"val_loss": losses["val"], "train_loss": losses["train"], "iterations": max_iters, "seconds": round(seconds, 1),
                       "ms_per_iteration": round(1000 * (time.perf_counter() - loop_started) / max(1, max_iters), 2),
                       "threads": threads, "torch": torch.__version__}))
