@@ -3,6 +3,7 @@ package dev.jgrad.nn;
 import dev.jgrad.autograd.CustomFunction;
 import dev.jgrad.autograd.Variable;
 import dev.jgrad.tensor.DType;
+import dev.jgrad.tensor.internal.fused.FusedAttention;
 import dev.jgrad.tensor.internal.fused.MaskedSoftmax;
 import dev.jgrad.tensor.Shape;
 import dev.jgrad.tensor.ShapeException;
@@ -59,6 +60,9 @@ public final class Attention {
         }
         int d = q.size(-1);
         double sc = Double.isNaN(scale) ? 1.0 / Math.sqrt(d) : scale;
+        if (bias == null && masked == null && FusedAttention.applies(q.data(), k.data(), v.data())) {
+            return fused(q, k, v, causal, sc);
+        }
         if (bias == null && q.dtype() == DType.FLOAT32 && k.dtype() == DType.FLOAT32) {
             return maskedSoftmax(q.matmul(k.mT()), masked, causal, sc).matmul(v);
         }
@@ -80,6 +84,19 @@ public final class Attention {
         return CustomFunction.apply("masked_softmax", y, new Variable[] {scores}, new Tensor[] {y},
                 (g, saved, needs) -> new Tensor[] {MaskedSoftmax.backward(g, saved[0], scale)},
                 in -> maskedWeights(in[0].mul(scale), causal ? union(mask, causalMask(scores.size(-2), scores.size(-1))) : mask));
+    }
+
+    /**
+     * Attention without a mask tensor as one float32 op ({@link FusedAttention}: no scores or weights made for the pairs
+     * the causal mask hides); the composite of products, masked fill and softmax is its definition, which a backward with
+     * createGraph differentiates.
+     */
+    private static Variable fused(Variable q, Variable k, Variable v, boolean causal, double scale) {
+        FusedAttention.Forward f = FusedAttention.forward(q.data(), k.data(), v.data(), causal, scale);
+        return CustomFunction.apply("scaled_dot_product_attention", f.output(), new Variable[] {q, k, v},
+                new Tensor[] {q.data(), k.data(), v.data(), f.weights()},
+                (g, saved, needs) -> FusedAttention.backward(g, saved[0], saved[1], saved[2], saved[3], causal, scale, needs),
+                in -> maskedWeights(in[0].matmul(in[1].mT()).mul(scale), causal ? causalMask(q.size(-2), k.size(-2)) : null).matmul(in[2]));
     }
 
     /** The positions masked by either bool mask (broadcast together); {@code a} may be null. */

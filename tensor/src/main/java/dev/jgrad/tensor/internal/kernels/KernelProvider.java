@@ -9,5 +9,6 @@ package dev.jgrad.tensor.internal.kernels;
  * @param vectorLanes the float lanes of one vector, for plans that choose vector paths by shape; 0 for plain Java
  */
 public record KernelProvider(String name, int vectorLanes, ElementwiseKernels elementwise, ReductionKernels reductions,
-                             SoftmaxKernels softmax, PoolingKernels pooling, OptimizerKernels optimizer, NormKernels norm) {
+                             SoftmaxKernels softmax, PoolingKernels pooling, OptimizerKernels optimizer, NormKernels norm,
+                             AttentionKernels attention) {
 }

@@ -13,6 +13,7 @@ public final class Kernels {
     public static final OptimizerKernels OPTIMIZER = PROVIDER.optimizer();
     public static final PoolingKernels POOLING = PROVIDER.pooling();
     public static final NormKernels NORM = PROVIDER.norm();
+    public static final AttentionKernels ATTENTION = PROVIDER.attention();
 
     private Kernels() {
     }

@@ -9,7 +9,7 @@ import dev.jgrad.tensor.UnaryOp;
  */
 final class PlainKernels {
     static final KernelProvider PROVIDER = new KernelProvider("plain Java", 0, new Elementwise(), new Reductions(),
-            new Softmax(), new Pooling(), new Optimizer(), new PlainNorm());
+            new Softmax(), new Pooling(), new Optimizer(), new PlainNorm(), new PlainAttention());
 
     private PlainKernels() {
     }

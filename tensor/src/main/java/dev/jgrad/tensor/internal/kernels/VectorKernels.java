@@ -9,7 +9,8 @@ package dev.jgrad.tensor.internal.kernels;
  */
 public final class VectorKernels {
     public static final KernelProvider PROVIDER = new KernelProvider("Vector API, " + VectorMath.S.vectorBitSize() + "-bit",
-            VectorMath.L, new VectorElementwise(), new VectorReductions(), new VectorSoftmax(), new Pooling(), new VectorOptimizer(), new VectorNorm());
+            VectorMath.L, new VectorElementwise(), new VectorReductions(), new VectorSoftmax(), new Pooling(), new VectorOptimizer(), new VectorNorm(),
+            new VectorAttention());
 
     private VectorKernels() {
     }

@@ -207,6 +207,37 @@ class KernelProviderTest {
         }
     }
 
+    /**
+     * Attention's products against the plain ones bit for bit (both sum each element by fused multiply-adds in the same
+     * order): blocks of 1 to 9 rows, widths around two vectors, ranges of every length (empty ones write zeros, or leave
+     * the rows as they were when accumulating), row strides wider than the rows, at odd offsets.
+     */
+    @Test
+    void attentionProductsMatchThePlainOnesBitForBit() {
+        for (int rows = 1; rows <= 9; rows++) {
+            for (int n : new int[] {0, 1, 7, 16, 17, 31, 32, 33, 48, 64, 70}) {
+                for (int[] range : new int[][] {{0, 0}, {0, 1}, {2, 9}, {0, 32}, {5, 37}}) {
+                    for (boolean accumulate : new boolean[] {false, true}) {
+                        int ars = 40;
+                        int brs = n + 3;
+                        int ors = n + 2;
+                        float[] a = values(3 + rows * ars, -1, 1);
+                        float[] b = values(1 + range[1] * brs, -1, 1);
+                        float[] want = values(5 + rows * ors, -1, 1);
+                        float[] got = want.clone();
+                        plain.attention().rowsTimes(a, 3, ars, rows, range[0], range[1], b, 1, brs, n, want, 5, ors, accumulate);
+                        Kernels.ATTENTION.rowsTimes(a, 3, ars, rows, range[0], range[1], b, 1, brs, n, got, 5, ors, accumulate);
+                        assertArrayEquals(want, got, rows + " rows, n=" + n + ", t in [" + range[0] + ", " + range[1] + ")"
+                                + (accumulate ? ", accumulating" : ""));
+                    }
+                }
+            }
+        }
+        float[] out = {7f, 7f};
+        Kernels.ATTENTION.rowsTimes(new float[1], 0, 1, 1, 0, 0, new float[1], 0, 1, 2, out, 0, 2, false);
+        assertArrayEquals(new float[] {0f, 0f}, out, "an empty range writes zeros");
+    }
+
     /** 2x2 max pooling, values and offsets bit for bit, over planes narrower and wider than half a vector, odd and even. */
     @Test
     void poolingMatchesThePlainLoopsBitForBit() {
