@@ -89,7 +89,7 @@ public final class FusedAttention {
             for (int i0 = 0; i0 < t; i0 += ROWS) {
                 int rows = Math.min(ROWS, t - i0);
                 int n = seen(causal, i0 + rows - 1, s);
-                Kernels.ATTENTION.rowsTimes(hq.a, hq.base[h] + i0 * hq.rs, hq.rs, rows, 0, d, kt, 0, s, padded(n, s),
+                Kernels.ATTENTION.rowsTimes(hq.a, hq.base[h] + i0 * hq.rs, hq.rs, 1, rows, 0, d, kt, 0, s, padded(n, s),
                         w, wo + i0 * s, s, false);
                 for (int i = i0; i < i0 + rows; i++) {
                     int row = wo + i * s;
@@ -100,7 +100,7 @@ public final class FusedAttention {
                     Arrays.fill(w, row + width, row + s, 0f);
                 }
                 // The block's rows over the keys its last row sees: the others' weights there are zeros.
-                Kernels.ATTENTION.rowsTimes(w, wo + i0 * s, s, rows, 0, n, hv.a, hv.base[h], hv.rs, dv,
+                Kernels.ATTENTION.rowsTimes(w, wo + i0 * s, s, 1, rows, 0, n, hv.a, hv.base[h], hv.rs, dv,
                         ho.a, ho.base[h] + i0 * ho.rs, ho.rs, false);
             }
         });
@@ -128,20 +128,18 @@ public final class FusedAttention {
         float sc = (float) scale;
         forHeads(hq.base.length, 2L * t * s * (d + dv), h -> {
             int ts = t * s;
-            // Scratch: V transposed, the weights' gradient, the scores' gradient, and the transposes of both sets of weights.
-            float[] buf = SCRATCH.get(dv * s + 4 * ts);
+            // Scratch: V transposed, the weights' gradient and the scores' gradient.
+            float[] buf = SCRATCH.get(dv * s + 2 * ts);
             int vt = 0;
             int dp = dv * s;
             int ds = dp + ts;
-            int dst = ds + ts;
-            int wt = dst + ts;
             int wo = h * ts;
             int gh = hg.base[h];
             transpose(hv.a, hv.base[h], hv.rs, s, dv, buf, vt);
             for (int i0 = 0; i0 < t; i0 += ROWS) {
                 int rows = Math.min(ROWS, t - i0);
                 int n = seen(causal, i0 + rows - 1, s);
-                Kernels.ATTENTION.rowsTimes(hg.a, gh + i0 * hg.rs, hg.rs, rows, 0, dv, buf, vt, s, padded(n, s), buf, dp + i0 * s, s, false);
+                Kernels.ATTENTION.rowsTimes(hg.a, gh + i0 * hg.rs, hg.rs, 1, rows, 0, dv, buf, vt, s, padded(n, s), buf, dp + i0 * s, s, false);
             }
             for (int i = 0; i < t; i++) {
                 // Over whole vectors, as the forward's softmax: the weights past the query's own are 0, so are their gradients.
@@ -152,17 +150,15 @@ public final class FusedAttention {
             if (dq != null) {
                 for (int i0 = 0; i0 < t; i0 += ROWS) {
                     int rows = Math.min(ROWS, t - i0);
-                    Kernels.ATTENTION.rowsTimes(buf, ds + i0 * s, s, rows, 0, seen(causal, i0 + rows - 1, s), hk.a, hk.base[h], hk.rs, d,
+                    Kernels.ATTENTION.rowsTimes(buf, ds + i0 * s, s, 1, rows, 0, seen(causal, i0 + rows - 1, s), hk.a, hk.base[h], hk.rs, d,
                             dq.a, dq.base[h] + i0 * dq.rs, dq.rs, false);
                 }
             }
             if (dk != null) {
-                transpose(buf, ds, s, t, s, buf, dst);
-                timesTransposed(causal, buf, dst, t, s, hq.a, hq.base[h], hq.rs, d, dk, h);
+                timesTransposed(causal, buf, ds, t, s, hq.a, hq.base[h], hq.rs, d, dk, h);
             }
             if (dvt != null) {
-                transpose(w, wo, s, t, s, buf, wt);
-                timesTransposed(causal, buf, wt, t, s, hg.a, gh, hg.rs, dv, dvt, h);
+                timesTransposed(causal, w, wo, t, s, hg.a, gh, hg.rs, dv, dvt, h);
             }
         });
         return new Tensor[] {dq == null ? null : dq.t, dk == null ? null : dk.t, dvt == null ? null : dvt.t};
@@ -179,15 +175,15 @@ public final class FusedAttention {
     }
 
     /**
-     * Head h of {@code out = pt x} for all s keys, pt the transposed weights (or their gradient) at {@code po}, {@code (s, t)}:
-     * key j's row sums the queries that see it, i >= j with the causal mask; a block of keys sums from its first key's
-     * query on (the weights of the earlier ones' are zeros).
+     * Head h of {@code out = p^T x} for all s keys, p the weights (or their gradient) at {@code po}, {@code (t, s)}, read
+     * by columns: key j's row sums the queries that see it, i >= j with the causal mask; a block of keys sums from its
+     * first key's query on (the weights of the later keys there are zeros).
      */
-    private static void timesTransposed(boolean causal, float[] pt, int po, int t, int s, float[] x, int xo, int xs, int n,
+    private static void timesTransposed(boolean causal, float[] p, int po, int t, int s, float[] x, int xo, int xs, int n,
                                         Head out, int h) {
         for (int j0 = 0; j0 < s; j0 += ROWS) {
             int rows = Math.min(ROWS, s - j0);
-            Kernels.ATTENTION.rowsTimes(pt, po + j0 * t, t, rows, causal ? Math.min(t, j0) : 0, t, x, xo, xs, n,
+            Kernels.ATTENTION.rowsTimes(p, po + j0, 1, s, rows, causal ? Math.min(t, j0) : 0, t, x, xo, xs, n,
                     out.a, out.base[h] + j0 * out.rs, out.rs, false);
         }
     }

@@ -15,30 +15,30 @@ final class VectorAttention implements AttentionKernels {
     private static final int L = VectorMath.L;
 
     @Override
-    public void rowsTimes(float[] a, int ao, int ars, int rows, int lo, int hi, float[] b, int bo, int brs, int n,
+    public void rowsTimes(float[] a, int ao, int ars, int acs, int rows, int lo, int hi, float[] b, int bo, int brs, int n,
                           float[] out, int oo, int ors, boolean accumulate) {
         int bound = S.loopBound(n);
         int r = 0;
         for (; r + 4 <= rows; r += 4) {
             int j = 0;
             for (; j + 2 * L <= bound; j += 2 * L) {
-                fourRowsTwoVectors(a, ao + r * ars, ars, lo, hi, b, bo + j, brs, out, oo + r * ors + j, ors, accumulate);
+                fourRowsTwoVectors(a, ao + r * ars, ars, acs, lo, hi, b, bo + j, brs, out, oo + r * ors + j, ors, accumulate);
             }
             if (j < bound) {
-                fourRowsOneVector(a, ao + r * ars, ars, lo, hi, b, bo + j, brs, out, oo + r * ors + j, ors, accumulate);
+                fourRowsOneVector(a, ao + r * ars, ars, acs, lo, hi, b, bo + j, brs, out, oo + r * ors + j, ors, accumulate);
             }
         }
         for (; r < rows; r++) {
             for (int j = 0; j < bound; j += L) {
-                oneRowOneVector(a, ao + r * ars, lo, hi, b, bo + j, brs, out, oo + r * ors + j, accumulate);
+                oneRowOneVector(a, ao + r * ars, acs, lo, hi, b, bo + j, brs, out, oo + r * ors + j, accumulate);
             }
         }
         if (bound < n) {
-            tail(a, ao, ars, rows, lo, hi, b, bo, brs, bound, n, out, oo, ors, accumulate);
+            tail(a, ao, ars, acs, rows, lo, hi, b, bo, brs, bound, n, out, oo, ors, accumulate);
         }
     }
 
-    private static void fourRowsTwoVectors(float[] a, int ao, int ars, int lo, int hi, float[] b, int bo, int brs,
+    private static void fourRowsTwoVectors(float[] a, int ao, int ars, int acs, int lo, int hi, float[] b, int bo, int brs,
                                            float[] out, int oo, int ors, boolean accumulate) {
         FloatVector c00 = init(out, oo, accumulate);
         FloatVector c01 = init(out, oo + L, accumulate);
@@ -53,18 +53,19 @@ final class VectorAttention implements AttentionKernels {
         int a3 = a2 + ars;
         for (int t = lo; t < hi; t++) {
             int bt = bo + t * brs;
+            int at = t * acs;
             FloatVector b0 = FloatVector.fromArray(S, b, bt);
             FloatVector b1 = FloatVector.fromArray(S, b, bt + L);
-            FloatVector x = FloatVector.broadcast(S, a[ao + t]);
+            FloatVector x = FloatVector.broadcast(S, a[ao + at]);
             c00 = x.fma(b0, c00);
             c01 = x.fma(b1, c01);
-            x = FloatVector.broadcast(S, a[a1 + t]);
+            x = FloatVector.broadcast(S, a[a1 + at]);
             c10 = x.fma(b0, c10);
             c11 = x.fma(b1, c11);
-            x = FloatVector.broadcast(S, a[a2 + t]);
+            x = FloatVector.broadcast(S, a[a2 + at]);
             c20 = x.fma(b0, c20);
             c21 = x.fma(b1, c21);
-            x = FloatVector.broadcast(S, a[a3 + t]);
+            x = FloatVector.broadcast(S, a[a3 + at]);
             c30 = x.fma(b0, c30);
             c31 = x.fma(b1, c31);
         }
@@ -78,7 +79,7 @@ final class VectorAttention implements AttentionKernels {
         c31.intoArray(out, oo + 3 * ors + L);
     }
 
-    private static void fourRowsOneVector(float[] a, int ao, int ars, int lo, int hi, float[] b, int bo, int brs,
+    private static void fourRowsOneVector(float[] a, int ao, int ars, int acs, int lo, int hi, float[] b, int bo, int brs,
                                           float[] out, int oo, int ors, boolean accumulate) {
         FloatVector c0 = init(out, oo, accumulate);
         FloatVector c1 = init(out, oo + ors, accumulate);
@@ -89,10 +90,11 @@ final class VectorAttention implements AttentionKernels {
         int a3 = a2 + ars;
         for (int t = lo; t < hi; t++) {
             FloatVector bt = FloatVector.fromArray(S, b, bo + t * brs);
-            c0 = FloatVector.broadcast(S, a[ao + t]).fma(bt, c0);
-            c1 = FloatVector.broadcast(S, a[a1 + t]).fma(bt, c1);
-            c2 = FloatVector.broadcast(S, a[a2 + t]).fma(bt, c2);
-            c3 = FloatVector.broadcast(S, a[a3 + t]).fma(bt, c3);
+            int at = t * acs;
+            c0 = FloatVector.broadcast(S, a[ao + at]).fma(bt, c0);
+            c1 = FloatVector.broadcast(S, a[a1 + at]).fma(bt, c1);
+            c2 = FloatVector.broadcast(S, a[a2 + at]).fma(bt, c2);
+            c3 = FloatVector.broadcast(S, a[a3 + at]).fma(bt, c3);
         }
         c0.intoArray(out, oo);
         c1.intoArray(out, oo + ors);
@@ -100,11 +102,11 @@ final class VectorAttention implements AttentionKernels {
         c3.intoArray(out, oo + 3 * ors);
     }
 
-    private static void oneRowOneVector(float[] a, int ao, int lo, int hi, float[] b, int bo, int brs, float[] out, int oo,
+    private static void oneRowOneVector(float[] a, int ao, int acs, int lo, int hi, float[] b, int bo, int brs, float[] out, int oo,
                                         boolean accumulate) {
         FloatVector c = init(out, oo, accumulate);
         for (int t = lo; t < hi; t++) {
-            c = FloatVector.broadcast(S, a[ao + t]).fma(FloatVector.fromArray(S, b, bo + t * brs), c);
+            c = FloatVector.broadcast(S, a[ao + t * acs]).fma(FloatVector.fromArray(S, b, bo + t * brs), c);
         }
         c.intoArray(out, oo);
     }
@@ -114,7 +116,7 @@ final class VectorAttention implements AttentionKernels {
     }
 
     /** Columns [from, n) element by element, as the plain kernel. */
-    private static void tail(float[] a, int ao, int ars, int rows, int lo, int hi, float[] b, int bo, int brs, int from, int n,
+    private static void tail(float[] a, int ao, int ars, int acs, int rows, int lo, int hi, float[] b, int bo, int brs, int from, int n,
                              float[] out, int oo, int ors, boolean accumulate) {
         for (int r = 0; r < rows; r++) {
             int ar = ao + r * ars;
@@ -122,7 +124,7 @@ final class VectorAttention implements AttentionKernels {
             for (int j = from; j < n; j++) {
                 float s = accumulate ? out[or + j] : 0f;
                 for (int t = lo; t < hi; t++) {
-                    s = Math.fma(a[ar + t], b[bo + t * brs + j], s);
+                    s = Math.fma(a[ar + t * acs], b[bo + t * brs + j], s);
                 }
                 out[or + j] = s;
             }

@@ -209,8 +209,8 @@ class KernelProviderTest {
 
     /**
      * Attention's products against the plain ones bit for bit (both sum each element by fused multiply-adds in the same
-     * order): blocks of 1 to 9 rows, widths around two vectors, ranges of every length (empty ones write zeros, or leave
-     * the rows as they were when accumulating), row strides wider than the rows, at odd offsets.
+     * order): blocks of 1 to 9 rows of A or of A transposed, widths around two vectors, ranges of every length (empty ones
+     * write zeros, or leave the rows as they were when accumulating), row strides wider than the rows, at odd offsets.
      */
     @Test
     void attentionProductsMatchThePlainOnesBitForBit() {
@@ -221,20 +221,24 @@ class KernelProviderTest {
                         int ars = 40;
                         int brs = n + 3;
                         int ors = n + 2;
-                        float[] a = values(3 + rows * ars, -1, 1);
+                        float[] a = values(3 + Math.max(rows * ars, 10 * range[1] + rows), -1, 1);
                         float[] b = values(1 + range[1] * brs, -1, 1);
                         float[] want = values(5 + rows * ors, -1, 1);
                         float[] got = want.clone();
-                        plain.attention().rowsTimes(a, 3, ars, rows, range[0], range[1], b, 1, brs, n, want, 5, ors, accumulate);
-                        Kernels.ATTENTION.rowsTimes(a, 3, ars, rows, range[0], range[1], b, 1, brs, n, got, 5, ors, accumulate);
-                        assertArrayEquals(want, got, rows + " rows, n=" + n + ", t in [" + range[0] + ", " + range[1] + ")"
-                                + (accumulate ? ", accumulating" : ""));
+                        plain.attention().rowsTimes(a, 3, ars, 1, rows, range[0], range[1], b, 1, brs, n, want, 5, ors, accumulate);
+                        Kernels.ATTENTION.rowsTimes(a, 3, ars, 1, rows, range[0], range[1], b, 1, brs, n, got, 5, ors, accumulate);
+                        String what = rows + " rows, n=" + n + ", t in [" + range[0] + ", " + range[1] + ")" + (accumulate ? ", accumulating" : "");
+                        assertArrayEquals(want, got, what);
+                        // A read by columns: element (r, t) at 3 + r + 10 t.
+                        plain.attention().rowsTimes(a, 3, 1, 10, rows, range[0], range[1], b, 1, brs, n, want, 5, ors, accumulate);
+                        Kernels.ATTENTION.rowsTimes(a, 3, 1, 10, rows, range[0], range[1], b, 1, brs, n, got, 5, ors, accumulate);
+                        assertArrayEquals(want, got, what + ", A transposed");
                     }
                 }
             }
         }
         float[] out = {7f, 7f};
-        Kernels.ATTENTION.rowsTimes(new float[1], 0, 1, 1, 0, 0, new float[1], 0, 1, 2, out, 0, 2, false);
+        Kernels.ATTENTION.rowsTimes(new float[1], 0, 1, 1, 1, 0, 0, new float[1], 0, 1, 2, out, 0, 2, false);
         assertArrayEquals(new float[] {0f, 0f}, out, "an empty range writes zeros");
     }
 
