@@ -66,6 +66,10 @@ public final class FusedAttention {
         }
     }
 
+    /**
+     * The output, laid out as q (so that heads cut out of one projection come back together as a view), and the weights
+     * (contiguous) for the backward. The operands must pass {@link #applies}.
+     */
     public static Forward forward(Tensor q, Tensor k, Tensor v, boolean causal, double scale) {
         int t = q.size(-2);
         int s = k.size(-2);
