@@ -87,9 +87,9 @@ public final class Attention {
     }
 
     /**
-     * Attention without a mask tensor as one float32 op ({@link FusedAttention}: no scores or weights made for the pairs
-     * the causal mask hides); the composite of products, masked fill and softmax is its definition, which a backward with
-     * createGraph differentiates.
+     * Attention without a mask tensor as one float32 op ({@link FusedAttention}: a head at a time, and with the causal mask
+     * about half the products); the composite of products, masked fill and softmax is its definition, which a backward
+     * with createGraph differentiates.
      */
     private static Variable fused(Variable q, Variable k, Variable v, boolean causal, double scale) {
         FusedAttention.Forward f = FusedAttention.forward(q.data(), k.data(), v.data(), causal, scale);
