@@ -5,6 +5,8 @@ import dev.jgrad.tensor.Shape;
 import dev.jgrad.tensor.Tensor;
 import dev.jgrad.tensor.internal.kernels.Kernels;
 import dev.jgrad.tensor.internal.kernels.OptimizerKernels;
+import dev.jgrad.tensor.internal.kernels.Parallel;
+import dev.jgrad.tensor.internal.kernels.Tuning;
 
 import static dev.jgrad.tensor.internal.TensorAccess.bumpVersion;
 import static dev.jgrad.tensor.internal.TensorAccess.copy;
@@ -40,13 +42,25 @@ public final class AdamStep {
         Tensor vc = v.isContiguous() ? v : v.clone();
         Tensor gc = g.dtype() == p.dtype() && g.isContiguous() && !g.sharesStorage(p) && !g.sharesStorage(m) && !g.sharesStorage(v)
                 ? g : g.to(p.dtype()).clone();
-        int n = p.numel();
+        int po = offset(pc);
+        int go = offset(gc);
+        int mo = offset(mc);
+        int vo = offset(vc);
+        // Element by element, so a large parameter's range is split across the threads with the same result.
         if (p.dtype() == DType.FLOAT32) {
-            Kernels.OPTIMIZER.adam(floats(pc), offset(pc), floats(gc), offset(gc), floats(mc), offset(mc), floats(vc), offset(vc), n,
-                    (float) b1, (float) b2, (float) l2, (float) stepSize, (float) bc2Sqrt, (float) eps);
+            float[] pa = floats(pc);
+            float[] ga = floats(gc);
+            float[] ma = floats(mc);
+            float[] va = floats(vc);
+            Parallel.forRange(p.numel(), Tuning.PARALLEL_MIN, (lo, hi) -> Kernels.OPTIMIZER.adam(pa, po + lo, ga, go + lo, ma, mo + lo,
+                    va, vo + lo, hi - lo, (float) b1, (float) b2, (float) l2, (float) stepSize, (float) bc2Sqrt, (float) eps));
         } else {
-            Kernels.OPTIMIZER.adam(doubles(pc), offset(pc), doubles(gc), offset(gc), doubles(mc), offset(mc), doubles(vc), offset(vc), n,
-                    b1, b2, l2, stepSize, bc2Sqrt, eps);
+            double[] pa = doubles(pc);
+            double[] ga = doubles(gc);
+            double[] ma = doubles(mc);
+            double[] va = doubles(vc);
+            Parallel.forRange(p.numel(), Tuning.PARALLEL_MIN, (lo, hi) -> Kernels.OPTIMIZER.adam(pa, po + lo, ga, go + lo, ma, mo + lo,
+                    va, vo + lo, hi - lo, b1, b2, l2, stepSize, bc2Sqrt, eps));
         }
         for (Tensor[] pair : new Tensor[][] {{p, pc}, {m, mc}, {v, vc}}) {
             if (pair[0] != pair[1]) {
