@@ -94,7 +94,7 @@ final class ReduceOps {
         square[kept + 1] = m;
         Variable others = Variable.where(x.constant(Tensor.eye(m).to(dev.jgrad.tensor.DType.BOOL)), 1.0,
                 grouped.unsqueeze(kept).expand(square));
-        return others.prod(new int[] {kept + 1}, false).reshape(permuted).permute(inverse(perm));
+        return others.prod(new int[] {kept + 1}, false).reshape(permuted).permute(Shape.inversePermutation(perm));
     }
 
     /** The permutation that moves the reduced dims last, in order. */
@@ -116,14 +116,6 @@ final class ReduceOps {
         return perm;
     }
 
-    private static int[] inverse(int[] perm) {
-        int[] inverse = new int[perm.length];
-        for (int i = 0; i < perm.length; i++) {
-            inverse[perm[i]] = i;
-        }
-        return inverse;
-    }
-
     /** For every element, the product of the other elements of its reduced group (exact where some are zero). */
     static Tensor productOfOthers(Tensor x, int[] red) {
         int[] perm = groupLast(x.dim(), red);
@@ -143,7 +135,7 @@ final class ReduceOps {
                 suffix *= v[start + i];
             }
         }
-        return Tensor.fromDoubles(out, x.dtype(), p.shape()).permute(inverse(perm));
+        return Tensor.fromDoubles(out, x.dtype(), p.shape()).permute(Shape.inversePermutation(perm));
     }
 
     /** amax/amin: the gradient is split evenly among the elements that tie for the extreme, as in PyTorch. */

@@ -33,11 +33,7 @@ final class ViewOps {
 
     static Variable permute(Variable x, int[] dims) {
         Tensor y = x.data.permute(dims);
-        int[] d = Shape.wrapDims(dims, x.dim());
-        int[] inverse = new int[d.length];
-        for (int i = 0; i < d.length; i++) {
-            inverse[d[i]] = i;
-        }
+        int[] inverse = Shape.inversePermutation(Shape.wrapDims(dims, x.dim()));
         return viewOf(Op.of("permute", y, x).backward((g, n) -> new Variable[] {g.permute(inverse)}), x);
     }
 

@@ -103,12 +103,7 @@ final class Indexing {
                     + " cannot be broadcast to indexing result of shape " + Shape.str(resultShape));
         }
         // Values in the computation layout: B dims first, then the rest.
-        int[] perm = p.toResultOrder();
-        int[] inverse = new int[perm.length];
-        for (int i = 0; i < perm.length; i++) {
-            inverse[perm[i]] = i;
-        }
-        Tensor vc = v.expand(resultShape).permute(inverse);
+        Tensor vc = v.expand(resultShape).permute(Shape.inversePermutation(p.toResultOrder()));
         int nb = p.indexShape.length;
         int[] bStrides = Shape.contiguousStrides(p.indexShape);
         for (int b = 0; b < p.bases.length; b++) {

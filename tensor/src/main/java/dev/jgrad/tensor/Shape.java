@@ -188,6 +188,15 @@ public final class Shape {
         return cut ? sb.append(" (").append(shape.length).append(" dims)").toString() : sb.toString();
     }
 
+    /** The permutation that undoes {@code perm}: {@code t.permute(perm).permute(inversePermutation(perm))} is t. */
+    public static int[] inversePermutation(int[] perm) {
+        int[] inverse = new int[perm.length];
+        for (int i = 0; i < perm.length; i++) {
+            inverse[perm[i]] = i;
+        }
+        return inverse;
+    }
+
     /**
      * The dims in memory order of a layout: largest stride (in magnitude) first, ties in their logical
      * order. Where a permuted or channels-last tensor's rows really run.

@@ -98,8 +98,9 @@ public final class FusedAttention {
                 for (int i = i0; i < i0 + rows; i++) {
                     int row = wo + i * s;
                     // Over whole vectors: the keys past the query's own enter as -inf, whose weights come out 0.
-                    int width = padded(seen(causal, i, s), s);
-                    Kernels.SOFTMAX.maskedScale(w, row, null, 0, 0, seen(causal, i, s), sc, w, row, width);
+                    int seen = seen(causal, i, s);
+                    int width = padded(seen, s);
+                    Kernels.SOFTMAX.maskedScale(w, row, null, 0, 0, seen, sc, w, row, width);
                     Kernels.SOFTMAX.row(w, row, 1, w, row, 1, width, false);
                     Arrays.fill(w, row + width, row + s, 0f);
                 }
@@ -218,12 +219,10 @@ public final class FusedAttention {
         }
         perm[n - 1] = n - 1;
         int[] physical = new int[n];
-        int[] inverse = new int[n];
         for (int i = 0; i < n; i++) {
             physical[i] = shape[perm[i]];
-            inverse[perm[i]] = i;
         }
-        return empty(DType.FLOAT32, physical).permute(inverse);
+        return empty(DType.FLOAT32, physical).permute(Shape.inversePermutation(perm));
     }
 
     /** Where each head's matrix starts, heads in row-major order of the leading dims. */
