@@ -17,7 +17,7 @@ import sys
 
 import torch
 
-from nanogpt import BABY, GPT, load_safetensors
+from nanogpt import BABY, GPT, load_safetensors, shakespeare_char
 
 
 def windows(n, block, count=None):
@@ -54,13 +54,8 @@ def load(path, config):
 def main(argv):
     data_path = argv[argv.index("--data") + 1]
     models = [a for i, a in enumerate(argv) if a != "--data" and (i == 0 or argv[i - 1] != "--data")]
-    text = open(data_path, encoding="utf-8").read()
-    chars = sorted(set(text))
-    stoi = {ch: i for i, ch in enumerate(chars)}
-    data = torch.tensor([stoi[c] for c in text], dtype=torch.long)
-    n = int(0.9 * len(data))
-    train, val = data[:n], data[n:]
-    config = dict(BABY, vocab_size=len(chars))
+    vocab_size, train, val = shakespeare_char(data_path)
+    config = dict(BABY, vocab_size=vocab_size)
     block = config["block_size"]
     val_starts, train_starts = windows(len(val), block), windows(len(train), block, 3000)
     for path in models:

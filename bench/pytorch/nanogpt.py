@@ -168,6 +168,16 @@ def load_safetensors(path, model):
 BABY = dict(block_size=64, vocab_size=65, n_layer=4, n_head=4, n_embd=128, dropout=0.0, bias=False)
 
 
+def shakespeare_char(path):
+    """nanoGPT's prepare.py for a text: its characters sorted as the vocabulary, the text as their indices, 90/10 split."""
+    text = open(path, encoding="utf-8").read()
+    chars = sorted(set(text))
+    stoi = {ch: i for i, ch in enumerate(chars)}
+    data = torch.tensor([stoi[c] for c in text], dtype=torch.long)
+    n = int(0.9 * len(data))
+    return len(chars), data[:n], data[n:]
+
+
 def main(argv):
     data_path = argv[argv.index("--data") + 1]
     threads = int(argv[argv.index("--threads") + 1]) if "--threads" in argv else 1
@@ -176,13 +186,8 @@ def main(argv):
     torch.set_num_threads(threads)
     torch.manual_seed(seed)
     started = time.perf_counter()
-    text = open(data_path, encoding="utf-8").read()
-    chars = sorted(set(text))
-    stoi = {ch: i for i, ch in enumerate(chars)}
-    data = torch.tensor([stoi[c] for c in text], dtype=torch.long)
-    n = int(0.9 * len(data))
-    train_data, val_data = data[:n], data[n:]
-    config = dict(BABY, vocab_size=len(chars))
+    vocab_size, train_data, val_data = shakespeare_char(data_path)
+    config = dict(BABY, vocab_size=vocab_size)
     block, batch, eval_iters, eval_interval = config["block_size"], 12, 20, 250
     lr, min_lr, warmup, decay_iters = 1e-3, 1e-4, 100, max_iters
 
