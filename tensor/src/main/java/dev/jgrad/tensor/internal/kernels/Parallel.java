@@ -12,7 +12,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p>Small models run many short kernels back to back, where waking a parked thread (tens of
  * microseconds on a virtual machine) costs more than the kernel. So the helper threads spin for a
  * while after each job before they park, the calling thread does a share of every job itself, and a
- * job is only split when it is large enough to pay (the callers decide, with {@code grain}).
+ * job is only split when it is large enough to pay (the callers decide, with {@code grain}). Jobs use fewer
+ * threads while the JIT compilers need a processor ({@link CompilerLoad}) or another process holds one
+ * ({@link HelperLag}).
  */
 public final class Parallel {
     /** A body over the index range [lo, hi). */
@@ -51,16 +53,22 @@ public final class Parallel {
 
     private static final int PROCESSORS = Runtime.getRuntime().availableProcessors();
 
-    /** The threads a job may use now: one processor fewer while the JIT compilers are busy and no processor is spare. */
+    /**
+     * The threads a job may use now: one processor fewer while the JIT compilers are busy and no processor is spare,
+     * and half while the helpers lag behind for want of a processor.
+     */
     private static int usable() {
-        return usable(threads, PROCESSORS, compilers);
+        return usable(threads, PROCESSORS, compilers, lag);
     }
 
     /** The compilers' load that {@link #usable()} heeds (tests pin it to never busy, to exercise the helpers). */
     static volatile CompilerLoad compilers = CompilerLoad.JIT;
+    /** The helpers' lag that {@link #usable()} heeds (tests pin it to never lagging, to exercise the helpers). */
+    static volatile HelperLag lag = new HelperLag(System::nanoTime);
 
-    static int usable(int threads, int processors, CompilerLoad compilers) {
-        return threads >= processors && threads > 1 && compilers.busy() ? Math.max(1, processors - 1) : threads;
+    static int usable(int threads, int processors, CompilerLoad compilers, HelperLag lag) {
+        int usable = threads >= processors && threads > 1 && compilers.busy() ? Math.max(1, processors - 1) : threads;
+        return usable > 1 && lag.lagging() ? Math.max(1, usable / 2) : usable;
     }
 
     /**
@@ -95,6 +103,7 @@ public final class Parallel {
     }
 
     private static void run(Job job) {
+        long start = System.nanoTime();
         Helper[] hs = helpers(job.parts - 1);
         for (int i = 1; i < job.parts; i++) {
             hs[i - 1].assign(job, i);
@@ -105,7 +114,10 @@ public final class Parallel {
         } catch (Throwable t) {
             mine = t;
         }
+        long waitFrom = System.nanoTime();
         job.awaitHelpers();
+        long end = System.nanoTime();
+        lag.record(end - start, end - waitFrom);
         if (mine != null) {
             sneaky(mine);
         }

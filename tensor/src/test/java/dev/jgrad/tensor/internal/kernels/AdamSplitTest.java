@@ -12,17 +12,22 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 /**
  * Adam's step over a parameter large enough to be split across the threads (70,001 elements, at an offset) gives the
  * bits the plain kernel gives over the whole range at once, at 1 thread and at 2. The helpers run whatever the JIT
- * compilers are doing, so the split really happens.
+ * compilers and any other process are doing, so the split really happens.
  */
 class AdamSplitTest {
+    private HelperLag lag;
+
     @BeforeEach
     void helpersAlwaysRun() {
         Parallel.compilers = new CompilerLoad(null, System::nanoTime);
+        lag = Parallel.lag;
+        Parallel.lag = HelperLag.never();
     }
 
     @AfterEach
     void restore() {
         Parallel.compilers = CompilerLoad.JIT;
+        Parallel.lag = lag;
     }
 
     @Test

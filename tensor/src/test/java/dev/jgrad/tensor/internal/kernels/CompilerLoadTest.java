@@ -45,14 +45,14 @@ class CompilerLoadTest {
     void onlyWhereNoProcessorIsSpareDoJobsLeaveOneToTheCompilers() {
         CompilerLoad busy = new CompilerLoad(compiledMillis::get, now::get);
         assertTrue(busy.busy());
-        assertEquals(1, Parallel.usable(2, 2, busy), "2 threads on 2 processors: one while compiling");
-        assertEquals(3, Parallel.usable(4, 4, busy));
-        assertEquals(2, Parallel.usable(2, 4, busy), "a spare processor is the compilers' already");
-        assertEquals(1, Parallel.usable(1, 1, busy));
+        assertEquals(1, Parallel.usable(2, 2, busy, HelperLag.never()), "2 threads on 2 processors: one while compiling");
+        assertEquals(3, Parallel.usable(4, 4, busy, HelperLag.never()));
+        assertEquals(2, Parallel.usable(2, 4, busy, HelperLag.never()), "a spare processor is the compilers' already");
+        assertEquals(1, Parallel.usable(1, 1, busy, HelperLag.never()));
         CompilerLoad unknown = new CompilerLoad(null, now::get);
         assertFalse(unknown.busy(), "a JVM that does not report compile time is never taken to be busy");
-        assertEquals(2, Parallel.usable(2, 2, unknown));
+        assertEquals(2, Parallel.usable(2, 2, unknown, HelperLag.never()));
         assertFalse(after(0));
-        assertEquals(2, Parallel.usable(2, 2, load), "idle compilers: every thread");
+        assertEquals(2, Parallel.usable(2, 2, load, HelperLag.never()), "idle compilers: every thread");
     }
 }

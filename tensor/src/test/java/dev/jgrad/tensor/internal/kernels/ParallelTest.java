@@ -9,15 +9,20 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 class ParallelTest {
+    private HelperLag lag;
+
     /** The helpers run whatever the JIT compilers are doing (while they compile, jobs would run on the caller alone). */
     @org.junit.jupiter.api.BeforeEach
     void helpersAlwaysRun() {
         Parallel.compilers = new CompilerLoad(null, System::nanoTime);
+        lag = Parallel.lag;
+        Parallel.lag = HelperLag.never();
     }
 
     @org.junit.jupiter.api.AfterEach
     void restore() {
         Parallel.compilers = CompilerLoad.JIT;
+        Parallel.lag = lag;
     }
 
     @Test
