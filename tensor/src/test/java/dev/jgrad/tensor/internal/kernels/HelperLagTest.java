@@ -22,18 +22,27 @@ class HelperLagTest {
     }
 
     @Test
-    void laggingAfterAWindowOfLongWaitsThenAllThreadsAgain() {
+    void laggingAfterTwoWindowsOfLongWaitsThenAllThreadsAgain() {
         window(0.10);
         assertFalse(lag.lagging(), "waits of a tenth: the helpers do their part");
-        window(0.34);
-        assertFalse(lag.lagging(), "just under the share");
-        window(0.50);
-        assertTrue(lag.lagging(), "half of every job spent waiting: a helper without its processor");
+        window(0.45);
+        window(0.45);
+        assertFalse(lag.lagging(), "under half: two threads still beat one");
+        window(0.70);
+        assertFalse(lag.lagging(), "one window past half is a compile or a collection taking a processor for a moment");
+        window(0.20);
+        window(0.70);
+        assertFalse(lag.lagging(), "windows past half must follow each other");
+        window(0.60);
+        assertTrue(lag.lagging(), "two windows in a row past half: a helper without its processor");
         now.addAndGet(HelperLag.BACKOFF_NANOS - 1);
         assertTrue(lag.lagging());
         now.addAndGet(1);
         assertFalse(lag.lagging(), "after the back-off every thread is tried again");
+        window(0.60);
+        assertFalse(lag.lagging(), "and judged afresh: the windows before the back-off do not count");
         window(0.05);
+        window(0.60);
         assertFalse(lag.lagging(), "the other process has gone");
     }
 
@@ -53,6 +62,7 @@ class HelperLagTest {
     void fewerThreadsOnlyWhileLaggingAndNeverWhenPinned() {
         CompilerLoad idle = new CompilerLoad(null, now::get);
         assertEquals(2, Parallel.usable(2, 2, idle, lag));
+        window(0.6);
         window(0.6);
         assertEquals(1, Parallel.usable(2, 2, idle, lag), "2 threads on 2 processors: one while a helper lags");
         assertEquals(4, Parallel.usable(8, 8, idle, lag));
