@@ -3,9 +3,8 @@ package dev.jgrad.tensor.internal.kernels;
 import dev.jgrad.tensor.Generator;
 import dev.jgrad.tensor.Tensor;
 import dev.jgrad.tensor.internal.fused.AdamStep;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 
@@ -14,22 +13,8 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
  * bits the plain kernel gives over the whole range at once, at 1 thread and at 2. The helpers run whatever the JIT
  * compilers and any other process are doing, so the split really happens.
  */
+@ExtendWith(HelpersAlwaysRun.class)
 class AdamSplitTest {
-    private HelperLag lag;
-
-    @BeforeEach
-    void helpersAlwaysRun() {
-        Parallel.compilers = new CompilerLoad(null, System::nanoTime);
-        lag = Parallel.lag;
-        Parallel.lag = HelperLag.never();
-    }
-
-    @AfterEach
-    void restore() {
-        Parallel.compilers = CompilerLoad.JIT;
-        Parallel.lag = lag;
-    }
-
     @Test
     void aSplitStepEqualsTheWholeRangeBitForBit() {
         int n = 70_001;

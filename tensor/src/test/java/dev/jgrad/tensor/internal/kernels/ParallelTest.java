@@ -1,6 +1,7 @@
 package dev.jgrad.tensor.internal.kernels;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
@@ -8,23 +9,8 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+@ExtendWith(HelpersAlwaysRun.class)
 class ParallelTest {
-    private HelperLag lag;
-
-    /** The helpers run whatever the JIT compilers are doing (while they compile, jobs would run on the caller alone). */
-    @org.junit.jupiter.api.BeforeEach
-    void helpersAlwaysRun() {
-        Parallel.compilers = new CompilerLoad(null, System::nanoTime);
-        lag = Parallel.lag;
-        Parallel.lag = HelperLag.never();
-    }
-
-    @org.junit.jupiter.api.AfterEach
-    void restore() {
-        Parallel.compilers = CompilerLoad.JIT;
-        Parallel.lag = lag;
-    }
-
     @Test
     void everyIndexRunsExactlyOnceAndNestedCallsRunInline() {
         int before = Parallel.threads();
