@@ -32,6 +32,7 @@ final class HelperLag {
     private long jobNanos;
     private long waitNanos;
     private int windowsPast;
+    /** Kept beside laggingUntil so that the usual answer, no, costs no clock read on every job. */
     private volatile boolean lagging;
     private volatile long laggingUntil;
 
