@@ -9,7 +9,9 @@ import jdk.incubator.vector.VectorSpecies;
  * The full tiles of {@link VectorMicroKernel}: an R x (2 vectors) tile of C held in 2R accumulators, one broadcast of A
  * and two loads of B per step of k. One method per tile height and per layout of B (a packed sliver, {@code NR} floats a
  * row, or rows read in place {@code bk} apart), so that every address is {@code base + k * stride + constant} with as
- * many strides as possible known to the JIT. The accumulators start from C's tile and are stored back as they are.
+ * many strides as possible known to the JIT. The accumulators start at zero and are added to C's tile after the loop:
+ * loaded before it, C's tile kept its row addresses live through the loop, and in some JVMs C2 then spilled the loop's
+ * own integers (the same source compiled to a tile a fifth slower, decided per JVM).
  */
 final class VectorTiles {
     private static final VectorSpecies<Float> S = VectorMicroKernel.S;
@@ -21,12 +23,12 @@ final class VectorTiles {
 
     /** A full 6 x (2 vectors) tile from a packed sliver of A and a packed sliver of B: every stride a constant. */
     static void k6Packed(int kc, float[] ap, int ao, float[] bp, int bo, float[] c, int co, int crs) {
-        FloatVector c00 = FloatVector.fromArray(S, c, co); FloatVector c01 = FloatVector.fromArray(S, c, co + L);
-        FloatVector c10 = FloatVector.fromArray(S, c, co + 1 * crs); FloatVector c11 = FloatVector.fromArray(S, c, co + 1 * crs + L);
-        FloatVector c20 = FloatVector.fromArray(S, c, co + 2 * crs); FloatVector c21 = FloatVector.fromArray(S, c, co + 2 * crs + L);
-        FloatVector c30 = FloatVector.fromArray(S, c, co + 3 * crs); FloatVector c31 = FloatVector.fromArray(S, c, co + 3 * crs + L);
-        FloatVector c40 = FloatVector.fromArray(S, c, co + 4 * crs); FloatVector c41 = FloatVector.fromArray(S, c, co + 4 * crs + L);
-        FloatVector c50 = FloatVector.fromArray(S, c, co + 5 * crs); FloatVector c51 = FloatVector.fromArray(S, c, co + 5 * crs + L);
+        FloatVector c00 = FloatVector.zero(S); FloatVector c01 = FloatVector.zero(S);
+        FloatVector c10 = FloatVector.zero(S); FloatVector c11 = FloatVector.zero(S);
+        FloatVector c20 = FloatVector.zero(S); FloatVector c21 = FloatVector.zero(S);
+        FloatVector c30 = FloatVector.zero(S); FloatVector c31 = FloatVector.zero(S);
+        FloatVector c40 = FloatVector.zero(S); FloatVector c41 = FloatVector.zero(S);
+        FloatVector c50 = FloatVector.zero(S); FloatVector c51 = FloatVector.zero(S);
         for (int k = 0; k < kc; k++) {
             int a = ao + k * 6;
             int b = bo + k * NR;
@@ -46,28 +48,28 @@ final class VectorTiles {
             c50 = a5.fma(b0, c50); c51 = a5.fma(b1, c51);
         }
         // Written out, not a helper: a vector passed to a method the JIT does not inline is boxed.
-        c00.intoArray(c, co);
-        c01.intoArray(c, co + L);
-        c10.intoArray(c, co + 1 * crs);
-        c11.intoArray(c, co + 1 * crs + L);
-        c20.intoArray(c, co + 2 * crs);
-        c21.intoArray(c, co + 2 * crs + L);
-        c30.intoArray(c, co + 3 * crs);
-        c31.intoArray(c, co + 3 * crs + L);
-        c40.intoArray(c, co + 4 * crs);
-        c41.intoArray(c, co + 4 * crs + L);
-        c50.intoArray(c, co + 5 * crs);
-        c51.intoArray(c, co + 5 * crs + L);
+        c00.add(FloatVector.fromArray(S, c, co)).intoArray(c, co);
+        c01.add(FloatVector.fromArray(S, c, co + L)).intoArray(c, co + L);
+        c10.add(FloatVector.fromArray(S, c, co + 1 * crs)).intoArray(c, co + 1 * crs);
+        c11.add(FloatVector.fromArray(S, c, co + 1 * crs + L)).intoArray(c, co + 1 * crs + L);
+        c20.add(FloatVector.fromArray(S, c, co + 2 * crs)).intoArray(c, co + 2 * crs);
+        c21.add(FloatVector.fromArray(S, c, co + 2 * crs + L)).intoArray(c, co + 2 * crs + L);
+        c30.add(FloatVector.fromArray(S, c, co + 3 * crs)).intoArray(c, co + 3 * crs);
+        c31.add(FloatVector.fromArray(S, c, co + 3 * crs + L)).intoArray(c, co + 3 * crs + L);
+        c40.add(FloatVector.fromArray(S, c, co + 4 * crs)).intoArray(c, co + 4 * crs);
+        c41.add(FloatVector.fromArray(S, c, co + 4 * crs + L)).intoArray(c, co + 4 * crs + L);
+        c50.add(FloatVector.fromArray(S, c, co + 5 * crs)).intoArray(c, co + 5 * crs);
+        c51.add(FloatVector.fromArray(S, c, co + 5 * crs + L)).intoArray(c, co + 5 * crs + L);
     }
 
     /** A full 6 x (2 vectors) tile from a packed sliver of A and rows of B read in place, {@code bk} apart. */
     static void k6InPlaceB(int kc, float[] ap, int ao, float[] bp, int bo, int bk, float[] c, int co, int crs) {
-        FloatVector c00 = FloatVector.fromArray(S, c, co); FloatVector c01 = FloatVector.fromArray(S, c, co + L);
-        FloatVector c10 = FloatVector.fromArray(S, c, co + 1 * crs); FloatVector c11 = FloatVector.fromArray(S, c, co + 1 * crs + L);
-        FloatVector c20 = FloatVector.fromArray(S, c, co + 2 * crs); FloatVector c21 = FloatVector.fromArray(S, c, co + 2 * crs + L);
-        FloatVector c30 = FloatVector.fromArray(S, c, co + 3 * crs); FloatVector c31 = FloatVector.fromArray(S, c, co + 3 * crs + L);
-        FloatVector c40 = FloatVector.fromArray(S, c, co + 4 * crs); FloatVector c41 = FloatVector.fromArray(S, c, co + 4 * crs + L);
-        FloatVector c50 = FloatVector.fromArray(S, c, co + 5 * crs); FloatVector c51 = FloatVector.fromArray(S, c, co + 5 * crs + L);
+        FloatVector c00 = FloatVector.zero(S); FloatVector c01 = FloatVector.zero(S);
+        FloatVector c10 = FloatVector.zero(S); FloatVector c11 = FloatVector.zero(S);
+        FloatVector c20 = FloatVector.zero(S); FloatVector c21 = FloatVector.zero(S);
+        FloatVector c30 = FloatVector.zero(S); FloatVector c31 = FloatVector.zero(S);
+        FloatVector c40 = FloatVector.zero(S); FloatVector c41 = FloatVector.zero(S);
+        FloatVector c50 = FloatVector.zero(S); FloatVector c51 = FloatVector.zero(S);
         for (int k = 0; k < kc; k++) {
             int a = ao + k * 6;
             int b = bo + k * bk;
@@ -87,34 +89,34 @@ final class VectorTiles {
             c50 = a5.fma(b0, c50); c51 = a5.fma(b1, c51);
         }
         // Written out, not a helper: a vector passed to a method the JIT does not inline is boxed.
-        c00.intoArray(c, co);
-        c01.intoArray(c, co + L);
-        c10.intoArray(c, co + 1 * crs);
-        c11.intoArray(c, co + 1 * crs + L);
-        c20.intoArray(c, co + 2 * crs);
-        c21.intoArray(c, co + 2 * crs + L);
-        c30.intoArray(c, co + 3 * crs);
-        c31.intoArray(c, co + 3 * crs + L);
-        c40.intoArray(c, co + 4 * crs);
-        c41.intoArray(c, co + 4 * crs + L);
-        c50.intoArray(c, co + 5 * crs);
-        c51.intoArray(c, co + 5 * crs + L);
+        c00.add(FloatVector.fromArray(S, c, co)).intoArray(c, co);
+        c01.add(FloatVector.fromArray(S, c, co + L)).intoArray(c, co + L);
+        c10.add(FloatVector.fromArray(S, c, co + 1 * crs)).intoArray(c, co + 1 * crs);
+        c11.add(FloatVector.fromArray(S, c, co + 1 * crs + L)).intoArray(c, co + 1 * crs + L);
+        c20.add(FloatVector.fromArray(S, c, co + 2 * crs)).intoArray(c, co + 2 * crs);
+        c21.add(FloatVector.fromArray(S, c, co + 2 * crs + L)).intoArray(c, co + 2 * crs + L);
+        c30.add(FloatVector.fromArray(S, c, co + 3 * crs)).intoArray(c, co + 3 * crs);
+        c31.add(FloatVector.fromArray(S, c, co + 3 * crs + L)).intoArray(c, co + 3 * crs + L);
+        c40.add(FloatVector.fromArray(S, c, co + 4 * crs)).intoArray(c, co + 4 * crs);
+        c41.add(FloatVector.fromArray(S, c, co + 4 * crs + L)).intoArray(c, co + 4 * crs + L);
+        c50.add(FloatVector.fromArray(S, c, co + 5 * crs)).intoArray(c, co + 5 * crs);
+        c51.add(FloatVector.fromArray(S, c, co + 5 * crs + L)).intoArray(c, co + 5 * crs + L);
     }
 
     /** A full 12 x (2 vectors) tile from a packed sliver of A and a packed sliver of B: every stride a constant. */
     static void k12Packed(int kc, float[] ap, int ao, float[] bp, int bo, float[] c, int co, int crs) {
-        FloatVector c00 = FloatVector.fromArray(S, c, co); FloatVector c01 = FloatVector.fromArray(S, c, co + L);
-        FloatVector c10 = FloatVector.fromArray(S, c, co + 1 * crs); FloatVector c11 = FloatVector.fromArray(S, c, co + 1 * crs + L);
-        FloatVector c20 = FloatVector.fromArray(S, c, co + 2 * crs); FloatVector c21 = FloatVector.fromArray(S, c, co + 2 * crs + L);
-        FloatVector c30 = FloatVector.fromArray(S, c, co + 3 * crs); FloatVector c31 = FloatVector.fromArray(S, c, co + 3 * crs + L);
-        FloatVector c40 = FloatVector.fromArray(S, c, co + 4 * crs); FloatVector c41 = FloatVector.fromArray(S, c, co + 4 * crs + L);
-        FloatVector c50 = FloatVector.fromArray(S, c, co + 5 * crs); FloatVector c51 = FloatVector.fromArray(S, c, co + 5 * crs + L);
-        FloatVector c60 = FloatVector.fromArray(S, c, co + 6 * crs); FloatVector c61 = FloatVector.fromArray(S, c, co + 6 * crs + L);
-        FloatVector c70 = FloatVector.fromArray(S, c, co + 7 * crs); FloatVector c71 = FloatVector.fromArray(S, c, co + 7 * crs + L);
-        FloatVector c80 = FloatVector.fromArray(S, c, co + 8 * crs); FloatVector c81 = FloatVector.fromArray(S, c, co + 8 * crs + L);
-        FloatVector c90 = FloatVector.fromArray(S, c, co + 9 * crs); FloatVector c91 = FloatVector.fromArray(S, c, co + 9 * crs + L);
-        FloatVector c100 = FloatVector.fromArray(S, c, co + 10 * crs); FloatVector c101 = FloatVector.fromArray(S, c, co + 10 * crs + L);
-        FloatVector c110 = FloatVector.fromArray(S, c, co + 11 * crs); FloatVector c111 = FloatVector.fromArray(S, c, co + 11 * crs + L);
+        FloatVector c00 = FloatVector.zero(S); FloatVector c01 = FloatVector.zero(S);
+        FloatVector c10 = FloatVector.zero(S); FloatVector c11 = FloatVector.zero(S);
+        FloatVector c20 = FloatVector.zero(S); FloatVector c21 = FloatVector.zero(S);
+        FloatVector c30 = FloatVector.zero(S); FloatVector c31 = FloatVector.zero(S);
+        FloatVector c40 = FloatVector.zero(S); FloatVector c41 = FloatVector.zero(S);
+        FloatVector c50 = FloatVector.zero(S); FloatVector c51 = FloatVector.zero(S);
+        FloatVector c60 = FloatVector.zero(S); FloatVector c61 = FloatVector.zero(S);
+        FloatVector c70 = FloatVector.zero(S); FloatVector c71 = FloatVector.zero(S);
+        FloatVector c80 = FloatVector.zero(S); FloatVector c81 = FloatVector.zero(S);
+        FloatVector c90 = FloatVector.zero(S); FloatVector c91 = FloatVector.zero(S);
+        FloatVector c100 = FloatVector.zero(S); FloatVector c101 = FloatVector.zero(S);
+        FloatVector c110 = FloatVector.zero(S); FloatVector c111 = FloatVector.zero(S);
         for (int k = 0; k < kc; k++) {
             int a = ao + k * 12;
             int b = bo + k * NR;
@@ -146,46 +148,46 @@ final class VectorTiles {
             c110 = a11.fma(b0, c110); c111 = a11.fma(b1, c111);
         }
         // Written out, not a helper: a vector passed to a method the JIT does not inline is boxed.
-        c00.intoArray(c, co);
-        c01.intoArray(c, co + L);
-        c10.intoArray(c, co + 1 * crs);
-        c11.intoArray(c, co + 1 * crs + L);
-        c20.intoArray(c, co + 2 * crs);
-        c21.intoArray(c, co + 2 * crs + L);
-        c30.intoArray(c, co + 3 * crs);
-        c31.intoArray(c, co + 3 * crs + L);
-        c40.intoArray(c, co + 4 * crs);
-        c41.intoArray(c, co + 4 * crs + L);
-        c50.intoArray(c, co + 5 * crs);
-        c51.intoArray(c, co + 5 * crs + L);
-        c60.intoArray(c, co + 6 * crs);
-        c61.intoArray(c, co + 6 * crs + L);
-        c70.intoArray(c, co + 7 * crs);
-        c71.intoArray(c, co + 7 * crs + L);
-        c80.intoArray(c, co + 8 * crs);
-        c81.intoArray(c, co + 8 * crs + L);
-        c90.intoArray(c, co + 9 * crs);
-        c91.intoArray(c, co + 9 * crs + L);
-        c100.intoArray(c, co + 10 * crs);
-        c101.intoArray(c, co + 10 * crs + L);
-        c110.intoArray(c, co + 11 * crs);
-        c111.intoArray(c, co + 11 * crs + L);
+        c00.add(FloatVector.fromArray(S, c, co)).intoArray(c, co);
+        c01.add(FloatVector.fromArray(S, c, co + L)).intoArray(c, co + L);
+        c10.add(FloatVector.fromArray(S, c, co + 1 * crs)).intoArray(c, co + 1 * crs);
+        c11.add(FloatVector.fromArray(S, c, co + 1 * crs + L)).intoArray(c, co + 1 * crs + L);
+        c20.add(FloatVector.fromArray(S, c, co + 2 * crs)).intoArray(c, co + 2 * crs);
+        c21.add(FloatVector.fromArray(S, c, co + 2 * crs + L)).intoArray(c, co + 2 * crs + L);
+        c30.add(FloatVector.fromArray(S, c, co + 3 * crs)).intoArray(c, co + 3 * crs);
+        c31.add(FloatVector.fromArray(S, c, co + 3 * crs + L)).intoArray(c, co + 3 * crs + L);
+        c40.add(FloatVector.fromArray(S, c, co + 4 * crs)).intoArray(c, co + 4 * crs);
+        c41.add(FloatVector.fromArray(S, c, co + 4 * crs + L)).intoArray(c, co + 4 * crs + L);
+        c50.add(FloatVector.fromArray(S, c, co + 5 * crs)).intoArray(c, co + 5 * crs);
+        c51.add(FloatVector.fromArray(S, c, co + 5 * crs + L)).intoArray(c, co + 5 * crs + L);
+        c60.add(FloatVector.fromArray(S, c, co + 6 * crs)).intoArray(c, co + 6 * crs);
+        c61.add(FloatVector.fromArray(S, c, co + 6 * crs + L)).intoArray(c, co + 6 * crs + L);
+        c70.add(FloatVector.fromArray(S, c, co + 7 * crs)).intoArray(c, co + 7 * crs);
+        c71.add(FloatVector.fromArray(S, c, co + 7 * crs + L)).intoArray(c, co + 7 * crs + L);
+        c80.add(FloatVector.fromArray(S, c, co + 8 * crs)).intoArray(c, co + 8 * crs);
+        c81.add(FloatVector.fromArray(S, c, co + 8 * crs + L)).intoArray(c, co + 8 * crs + L);
+        c90.add(FloatVector.fromArray(S, c, co + 9 * crs)).intoArray(c, co + 9 * crs);
+        c91.add(FloatVector.fromArray(S, c, co + 9 * crs + L)).intoArray(c, co + 9 * crs + L);
+        c100.add(FloatVector.fromArray(S, c, co + 10 * crs)).intoArray(c, co + 10 * crs);
+        c101.add(FloatVector.fromArray(S, c, co + 10 * crs + L)).intoArray(c, co + 10 * crs + L);
+        c110.add(FloatVector.fromArray(S, c, co + 11 * crs)).intoArray(c, co + 11 * crs);
+        c111.add(FloatVector.fromArray(S, c, co + 11 * crs + L)).intoArray(c, co + 11 * crs + L);
     }
 
     /** A full 12 x (2 vectors) tile from a packed sliver of A and rows of B read in place, {@code bk} apart. */
     static void k12InPlaceB(int kc, float[] ap, int ao, float[] bp, int bo, int bk, float[] c, int co, int crs) {
-        FloatVector c00 = FloatVector.fromArray(S, c, co); FloatVector c01 = FloatVector.fromArray(S, c, co + L);
-        FloatVector c10 = FloatVector.fromArray(S, c, co + 1 * crs); FloatVector c11 = FloatVector.fromArray(S, c, co + 1 * crs + L);
-        FloatVector c20 = FloatVector.fromArray(S, c, co + 2 * crs); FloatVector c21 = FloatVector.fromArray(S, c, co + 2 * crs + L);
-        FloatVector c30 = FloatVector.fromArray(S, c, co + 3 * crs); FloatVector c31 = FloatVector.fromArray(S, c, co + 3 * crs + L);
-        FloatVector c40 = FloatVector.fromArray(S, c, co + 4 * crs); FloatVector c41 = FloatVector.fromArray(S, c, co + 4 * crs + L);
-        FloatVector c50 = FloatVector.fromArray(S, c, co + 5 * crs); FloatVector c51 = FloatVector.fromArray(S, c, co + 5 * crs + L);
-        FloatVector c60 = FloatVector.fromArray(S, c, co + 6 * crs); FloatVector c61 = FloatVector.fromArray(S, c, co + 6 * crs + L);
-        FloatVector c70 = FloatVector.fromArray(S, c, co + 7 * crs); FloatVector c71 = FloatVector.fromArray(S, c, co + 7 * crs + L);
-        FloatVector c80 = FloatVector.fromArray(S, c, co + 8 * crs); FloatVector c81 = FloatVector.fromArray(S, c, co + 8 * crs + L);
-        FloatVector c90 = FloatVector.fromArray(S, c, co + 9 * crs); FloatVector c91 = FloatVector.fromArray(S, c, co + 9 * crs + L);
-        FloatVector c100 = FloatVector.fromArray(S, c, co + 10 * crs); FloatVector c101 = FloatVector.fromArray(S, c, co + 10 * crs + L);
-        FloatVector c110 = FloatVector.fromArray(S, c, co + 11 * crs); FloatVector c111 = FloatVector.fromArray(S, c, co + 11 * crs + L);
+        FloatVector c00 = FloatVector.zero(S); FloatVector c01 = FloatVector.zero(S);
+        FloatVector c10 = FloatVector.zero(S); FloatVector c11 = FloatVector.zero(S);
+        FloatVector c20 = FloatVector.zero(S); FloatVector c21 = FloatVector.zero(S);
+        FloatVector c30 = FloatVector.zero(S); FloatVector c31 = FloatVector.zero(S);
+        FloatVector c40 = FloatVector.zero(S); FloatVector c41 = FloatVector.zero(S);
+        FloatVector c50 = FloatVector.zero(S); FloatVector c51 = FloatVector.zero(S);
+        FloatVector c60 = FloatVector.zero(S); FloatVector c61 = FloatVector.zero(S);
+        FloatVector c70 = FloatVector.zero(S); FloatVector c71 = FloatVector.zero(S);
+        FloatVector c80 = FloatVector.zero(S); FloatVector c81 = FloatVector.zero(S);
+        FloatVector c90 = FloatVector.zero(S); FloatVector c91 = FloatVector.zero(S);
+        FloatVector c100 = FloatVector.zero(S); FloatVector c101 = FloatVector.zero(S);
+        FloatVector c110 = FloatVector.zero(S); FloatVector c111 = FloatVector.zero(S);
         for (int k = 0; k < kc; k++) {
             int a = ao + k * 12;
             int b = bo + k * bk;
@@ -217,42 +219,42 @@ final class VectorTiles {
             c110 = a11.fma(b0, c110); c111 = a11.fma(b1, c111);
         }
         // Written out, not a helper: a vector passed to a method the JIT does not inline is boxed.
-        c00.intoArray(c, co);
-        c01.intoArray(c, co + L);
-        c10.intoArray(c, co + 1 * crs);
-        c11.intoArray(c, co + 1 * crs + L);
-        c20.intoArray(c, co + 2 * crs);
-        c21.intoArray(c, co + 2 * crs + L);
-        c30.intoArray(c, co + 3 * crs);
-        c31.intoArray(c, co + 3 * crs + L);
-        c40.intoArray(c, co + 4 * crs);
-        c41.intoArray(c, co + 4 * crs + L);
-        c50.intoArray(c, co + 5 * crs);
-        c51.intoArray(c, co + 5 * crs + L);
-        c60.intoArray(c, co + 6 * crs);
-        c61.intoArray(c, co + 6 * crs + L);
-        c70.intoArray(c, co + 7 * crs);
-        c71.intoArray(c, co + 7 * crs + L);
-        c80.intoArray(c, co + 8 * crs);
-        c81.intoArray(c, co + 8 * crs + L);
-        c90.intoArray(c, co + 9 * crs);
-        c91.intoArray(c, co + 9 * crs + L);
-        c100.intoArray(c, co + 10 * crs);
-        c101.intoArray(c, co + 10 * crs + L);
-        c110.intoArray(c, co + 11 * crs);
-        c111.intoArray(c, co + 11 * crs + L);
+        c00.add(FloatVector.fromArray(S, c, co)).intoArray(c, co);
+        c01.add(FloatVector.fromArray(S, c, co + L)).intoArray(c, co + L);
+        c10.add(FloatVector.fromArray(S, c, co + 1 * crs)).intoArray(c, co + 1 * crs);
+        c11.add(FloatVector.fromArray(S, c, co + 1 * crs + L)).intoArray(c, co + 1 * crs + L);
+        c20.add(FloatVector.fromArray(S, c, co + 2 * crs)).intoArray(c, co + 2 * crs);
+        c21.add(FloatVector.fromArray(S, c, co + 2 * crs + L)).intoArray(c, co + 2 * crs + L);
+        c30.add(FloatVector.fromArray(S, c, co + 3 * crs)).intoArray(c, co + 3 * crs);
+        c31.add(FloatVector.fromArray(S, c, co + 3 * crs + L)).intoArray(c, co + 3 * crs + L);
+        c40.add(FloatVector.fromArray(S, c, co + 4 * crs)).intoArray(c, co + 4 * crs);
+        c41.add(FloatVector.fromArray(S, c, co + 4 * crs + L)).intoArray(c, co + 4 * crs + L);
+        c50.add(FloatVector.fromArray(S, c, co + 5 * crs)).intoArray(c, co + 5 * crs);
+        c51.add(FloatVector.fromArray(S, c, co + 5 * crs + L)).intoArray(c, co + 5 * crs + L);
+        c60.add(FloatVector.fromArray(S, c, co + 6 * crs)).intoArray(c, co + 6 * crs);
+        c61.add(FloatVector.fromArray(S, c, co + 6 * crs + L)).intoArray(c, co + 6 * crs + L);
+        c70.add(FloatVector.fromArray(S, c, co + 7 * crs)).intoArray(c, co + 7 * crs);
+        c71.add(FloatVector.fromArray(S, c, co + 7 * crs + L)).intoArray(c, co + 7 * crs + L);
+        c80.add(FloatVector.fromArray(S, c, co + 8 * crs)).intoArray(c, co + 8 * crs);
+        c81.add(FloatVector.fromArray(S, c, co + 8 * crs + L)).intoArray(c, co + 8 * crs + L);
+        c90.add(FloatVector.fromArray(S, c, co + 9 * crs)).intoArray(c, co + 9 * crs);
+        c91.add(FloatVector.fromArray(S, c, co + 9 * crs + L)).intoArray(c, co + 9 * crs + L);
+        c100.add(FloatVector.fromArray(S, c, co + 10 * crs)).intoArray(c, co + 10 * crs);
+        c101.add(FloatVector.fromArray(S, c, co + 10 * crs + L)).intoArray(c, co + 10 * crs + L);
+        c110.add(FloatVector.fromArray(S, c, co + 11 * crs)).intoArray(c, co + 11 * crs);
+        c111.add(FloatVector.fromArray(S, c, co + 11 * crs + L)).intoArray(c, co + 11 * crs + L);
     }
 
     /** A full 8 x (2 vectors) tile from a packed sliver of A and a packed sliver of B: every stride a constant. */
     static void k8Packed(int kc, float[] ap, int ao, float[] bp, int bo, float[] c, int co, int crs) {
-        FloatVector c00 = FloatVector.fromArray(S, c, co); FloatVector c01 = FloatVector.fromArray(S, c, co + L);
-        FloatVector c10 = FloatVector.fromArray(S, c, co + 1 * crs); FloatVector c11 = FloatVector.fromArray(S, c, co + 1 * crs + L);
-        FloatVector c20 = FloatVector.fromArray(S, c, co + 2 * crs); FloatVector c21 = FloatVector.fromArray(S, c, co + 2 * crs + L);
-        FloatVector c30 = FloatVector.fromArray(S, c, co + 3 * crs); FloatVector c31 = FloatVector.fromArray(S, c, co + 3 * crs + L);
-        FloatVector c40 = FloatVector.fromArray(S, c, co + 4 * crs); FloatVector c41 = FloatVector.fromArray(S, c, co + 4 * crs + L);
-        FloatVector c50 = FloatVector.fromArray(S, c, co + 5 * crs); FloatVector c51 = FloatVector.fromArray(S, c, co + 5 * crs + L);
-        FloatVector c60 = FloatVector.fromArray(S, c, co + 6 * crs); FloatVector c61 = FloatVector.fromArray(S, c, co + 6 * crs + L);
-        FloatVector c70 = FloatVector.fromArray(S, c, co + 7 * crs); FloatVector c71 = FloatVector.fromArray(S, c, co + 7 * crs + L);
+        FloatVector c00 = FloatVector.zero(S); FloatVector c01 = FloatVector.zero(S);
+        FloatVector c10 = FloatVector.zero(S); FloatVector c11 = FloatVector.zero(S);
+        FloatVector c20 = FloatVector.zero(S); FloatVector c21 = FloatVector.zero(S);
+        FloatVector c30 = FloatVector.zero(S); FloatVector c31 = FloatVector.zero(S);
+        FloatVector c40 = FloatVector.zero(S); FloatVector c41 = FloatVector.zero(S);
+        FloatVector c50 = FloatVector.zero(S); FloatVector c51 = FloatVector.zero(S);
+        FloatVector c60 = FloatVector.zero(S); FloatVector c61 = FloatVector.zero(S);
+        FloatVector c70 = FloatVector.zero(S); FloatVector c71 = FloatVector.zero(S);
         for (int k = 0; k < kc; k++) {
             int a = ao + k * 8;
             int b = bo + k * NR;
@@ -276,34 +278,34 @@ final class VectorTiles {
             c70 = a7.fma(b0, c70); c71 = a7.fma(b1, c71);
         }
         // Written out, not a helper: a vector passed to a method the JIT does not inline is boxed.
-        c00.intoArray(c, co);
-        c01.intoArray(c, co + L);
-        c10.intoArray(c, co + 1 * crs);
-        c11.intoArray(c, co + 1 * crs + L);
-        c20.intoArray(c, co + 2 * crs);
-        c21.intoArray(c, co + 2 * crs + L);
-        c30.intoArray(c, co + 3 * crs);
-        c31.intoArray(c, co + 3 * crs + L);
-        c40.intoArray(c, co + 4 * crs);
-        c41.intoArray(c, co + 4 * crs + L);
-        c50.intoArray(c, co + 5 * crs);
-        c51.intoArray(c, co + 5 * crs + L);
-        c60.intoArray(c, co + 6 * crs);
-        c61.intoArray(c, co + 6 * crs + L);
-        c70.intoArray(c, co + 7 * crs);
-        c71.intoArray(c, co + 7 * crs + L);
+        c00.add(FloatVector.fromArray(S, c, co)).intoArray(c, co);
+        c01.add(FloatVector.fromArray(S, c, co + L)).intoArray(c, co + L);
+        c10.add(FloatVector.fromArray(S, c, co + 1 * crs)).intoArray(c, co + 1 * crs);
+        c11.add(FloatVector.fromArray(S, c, co + 1 * crs + L)).intoArray(c, co + 1 * crs + L);
+        c20.add(FloatVector.fromArray(S, c, co + 2 * crs)).intoArray(c, co + 2 * crs);
+        c21.add(FloatVector.fromArray(S, c, co + 2 * crs + L)).intoArray(c, co + 2 * crs + L);
+        c30.add(FloatVector.fromArray(S, c, co + 3 * crs)).intoArray(c, co + 3 * crs);
+        c31.add(FloatVector.fromArray(S, c, co + 3 * crs + L)).intoArray(c, co + 3 * crs + L);
+        c40.add(FloatVector.fromArray(S, c, co + 4 * crs)).intoArray(c, co + 4 * crs);
+        c41.add(FloatVector.fromArray(S, c, co + 4 * crs + L)).intoArray(c, co + 4 * crs + L);
+        c50.add(FloatVector.fromArray(S, c, co + 5 * crs)).intoArray(c, co + 5 * crs);
+        c51.add(FloatVector.fromArray(S, c, co + 5 * crs + L)).intoArray(c, co + 5 * crs + L);
+        c60.add(FloatVector.fromArray(S, c, co + 6 * crs)).intoArray(c, co + 6 * crs);
+        c61.add(FloatVector.fromArray(S, c, co + 6 * crs + L)).intoArray(c, co + 6 * crs + L);
+        c70.add(FloatVector.fromArray(S, c, co + 7 * crs)).intoArray(c, co + 7 * crs);
+        c71.add(FloatVector.fromArray(S, c, co + 7 * crs + L)).intoArray(c, co + 7 * crs + L);
     }
 
     /** A full 8 x (2 vectors) tile from a packed sliver of A and rows of B read in place, {@code bk} apart. */
     static void k8InPlaceB(int kc, float[] ap, int ao, float[] bp, int bo, int bk, float[] c, int co, int crs) {
-        FloatVector c00 = FloatVector.fromArray(S, c, co); FloatVector c01 = FloatVector.fromArray(S, c, co + L);
-        FloatVector c10 = FloatVector.fromArray(S, c, co + 1 * crs); FloatVector c11 = FloatVector.fromArray(S, c, co + 1 * crs + L);
-        FloatVector c20 = FloatVector.fromArray(S, c, co + 2 * crs); FloatVector c21 = FloatVector.fromArray(S, c, co + 2 * crs + L);
-        FloatVector c30 = FloatVector.fromArray(S, c, co + 3 * crs); FloatVector c31 = FloatVector.fromArray(S, c, co + 3 * crs + L);
-        FloatVector c40 = FloatVector.fromArray(S, c, co + 4 * crs); FloatVector c41 = FloatVector.fromArray(S, c, co + 4 * crs + L);
-        FloatVector c50 = FloatVector.fromArray(S, c, co + 5 * crs); FloatVector c51 = FloatVector.fromArray(S, c, co + 5 * crs + L);
-        FloatVector c60 = FloatVector.fromArray(S, c, co + 6 * crs); FloatVector c61 = FloatVector.fromArray(S, c, co + 6 * crs + L);
-        FloatVector c70 = FloatVector.fromArray(S, c, co + 7 * crs); FloatVector c71 = FloatVector.fromArray(S, c, co + 7 * crs + L);
+        FloatVector c00 = FloatVector.zero(S); FloatVector c01 = FloatVector.zero(S);
+        FloatVector c10 = FloatVector.zero(S); FloatVector c11 = FloatVector.zero(S);
+        FloatVector c20 = FloatVector.zero(S); FloatVector c21 = FloatVector.zero(S);
+        FloatVector c30 = FloatVector.zero(S); FloatVector c31 = FloatVector.zero(S);
+        FloatVector c40 = FloatVector.zero(S); FloatVector c41 = FloatVector.zero(S);
+        FloatVector c50 = FloatVector.zero(S); FloatVector c51 = FloatVector.zero(S);
+        FloatVector c60 = FloatVector.zero(S); FloatVector c61 = FloatVector.zero(S);
+        FloatVector c70 = FloatVector.zero(S); FloatVector c71 = FloatVector.zero(S);
         for (int k = 0; k < kc; k++) {
             int a = ao + k * 8;
             int b = bo + k * bk;
@@ -327,21 +329,21 @@ final class VectorTiles {
             c70 = a7.fma(b0, c70); c71 = a7.fma(b1, c71);
         }
         // Written out, not a helper: a vector passed to a method the JIT does not inline is boxed.
-        c00.intoArray(c, co);
-        c01.intoArray(c, co + L);
-        c10.intoArray(c, co + 1 * crs);
-        c11.intoArray(c, co + 1 * crs + L);
-        c20.intoArray(c, co + 2 * crs);
-        c21.intoArray(c, co + 2 * crs + L);
-        c30.intoArray(c, co + 3 * crs);
-        c31.intoArray(c, co + 3 * crs + L);
-        c40.intoArray(c, co + 4 * crs);
-        c41.intoArray(c, co + 4 * crs + L);
-        c50.intoArray(c, co + 5 * crs);
-        c51.intoArray(c, co + 5 * crs + L);
-        c60.intoArray(c, co + 6 * crs);
-        c61.intoArray(c, co + 6 * crs + L);
-        c70.intoArray(c, co + 7 * crs);
-        c71.intoArray(c, co + 7 * crs + L);
+        c00.add(FloatVector.fromArray(S, c, co)).intoArray(c, co);
+        c01.add(FloatVector.fromArray(S, c, co + L)).intoArray(c, co + L);
+        c10.add(FloatVector.fromArray(S, c, co + 1 * crs)).intoArray(c, co + 1 * crs);
+        c11.add(FloatVector.fromArray(S, c, co + 1 * crs + L)).intoArray(c, co + 1 * crs + L);
+        c20.add(FloatVector.fromArray(S, c, co + 2 * crs)).intoArray(c, co + 2 * crs);
+        c21.add(FloatVector.fromArray(S, c, co + 2 * crs + L)).intoArray(c, co + 2 * crs + L);
+        c30.add(FloatVector.fromArray(S, c, co + 3 * crs)).intoArray(c, co + 3 * crs);
+        c31.add(FloatVector.fromArray(S, c, co + 3 * crs + L)).intoArray(c, co + 3 * crs + L);
+        c40.add(FloatVector.fromArray(S, c, co + 4 * crs)).intoArray(c, co + 4 * crs);
+        c41.add(FloatVector.fromArray(S, c, co + 4 * crs + L)).intoArray(c, co + 4 * crs + L);
+        c50.add(FloatVector.fromArray(S, c, co + 5 * crs)).intoArray(c, co + 5 * crs);
+        c51.add(FloatVector.fromArray(S, c, co + 5 * crs + L)).intoArray(c, co + 5 * crs + L);
+        c60.add(FloatVector.fromArray(S, c, co + 6 * crs)).intoArray(c, co + 6 * crs);
+        c61.add(FloatVector.fromArray(S, c, co + 6 * crs + L)).intoArray(c, co + 6 * crs + L);
+        c70.add(FloatVector.fromArray(S, c, co + 7 * crs)).intoArray(c, co + 7 * crs);
+        c71.add(FloatVector.fromArray(S, c, co + 7 * crs + L)).intoArray(c, co + 7 * crs + L);
     }
 }

@@ -41,7 +41,9 @@ final class MicroKernelGenerator {
                  * The full tiles of {@link VectorMicroKernel}: an R x (2 vectors) tile of C held in 2R accumulators, one broadcast of A
                  * and two loads of B per step of k. One method per tile height and per layout of B (a packed sliver, {@code NR} floats a
                  * row, or rows read in place {@code bk} apart), so that every address is {@code base + k * stride + constant} with as
-                 * many strides as possible known to the JIT. The accumulators start from C's tile and are stored back as they are.
+                 * many strides as possible known to the JIT. The accumulators start at zero and are added to C's tile after the loop:
+                 * loaded before it, C's tile kept its row addresses live through the loop, and in some JVMs C2 then spilled the loop's
+                 * own integers (the same source compiled to a tile a fifth slower, decided per JVM).
                  */
                 final class VectorTiles {
                     private static final VectorSpecies<Float> S = VectorMicroKernel.S;
@@ -69,9 +71,8 @@ final class MicroKernelGenerator {
             s.append("    static void k").append(rows).append("InPlaceB(int kc, float[] ap, int ao, float[] bp, int bo, int bk, float[] c, int co, int crs) {\n");
         }
         for (int r = 0; r < rows; r++) {
-            String at = r == 0 ? "co" : "co + " + r + " * crs";
-            s.append("        FloatVector c").append(r).append("0 = FloatVector.fromArray(S, c, ").append(at).append("); ")
-                    .append("FloatVector c").append(r).append("1 = FloatVector.fromArray(S, c, ").append(at).append(" + L);\n");
+            s.append("        FloatVector c").append(r).append("0 = FloatVector.zero(S); ")
+                    .append("FloatVector c").append(r).append("1 = FloatVector.zero(S);\n");
         }
         s.append("        for (int k = 0; k < kc; k++) {\n");
         s.append("            int a = ao + k * ").append(rows).append(";\n");
@@ -87,8 +88,8 @@ final class MicroKernelGenerator {
         s.append("        // Written out, not a helper: a vector passed to a method the JIT does not inline is boxed.\n");
         for (int r = 0; r < rows; r++) {
             String at = r == 0 ? "co" : "co + " + r + " * crs";
-            s.append("        c").append(r).append("0.intoArray(c, ").append(at).append(");\n");
-            s.append("        c").append(r).append("1.intoArray(c, ").append(at).append(" + L);\n");
+            s.append("        c").append(r).append("0.add(FloatVector.fromArray(S, c, ").append(at).append(")).intoArray(c, ").append(at).append(");\n");
+            s.append("        c").append(r).append("1.add(FloatVector.fromArray(S, c, ").append(at).append(" + L)).intoArray(c, ").append(at).append(" + L);\n");
         }
         s.append("    }\n");
     }
