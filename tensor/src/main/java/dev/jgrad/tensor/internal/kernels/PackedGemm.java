@@ -20,6 +20,10 @@ public final class PackedGemm {
     private static final ThreadBuffer A_BUFFER = new ThreadBuffer();
     /** The float lanes of the kernels' vectors (0: plain Java), for packing a transposed A a vector per k. */
     private static final int LANES = Kernels.PROVIDER.vectorLanes();
+    /** Whether packing transposes in vector registers ({@link VectorTranspose}, written for 16-float vectors). */
+    private static final boolean TRANSPOSE = LANES == 16;
+    /** {@link VectorTranspose}'s scratch, 128 floats a thread (not named through its class, which needs the Vector API). */
+    private static final ThreadLocal<float[]> TRANSPOSE_SCRATCH = ThreadLocal.withInitial(() -> new float[128]);
     private static final ThreadBuffer B_BUFFER = new ThreadBuffer();
 
     private PackedGemm() {
@@ -417,6 +421,9 @@ public final class PackedGemm {
             // row-major copy was compiled worse, and differently from one JVM to the next (docs/performance.md).
             if (rows == 6 && mr == 6) {
                 packSix(a, src, ars, acs, kc, ap, base);
+            } else if (acs == 1 && TRANSPOSE && rows <= 16 && mr >= 8) {
+                // A row-major A: its rows side by side, 16 floats of each at a time in vector registers.
+                VectorTranspose.lines(a, src, ars, rows, kc, ap, base, mr, TRANSPOSE_SCRATCH.get());
             } else if (acs == 1) {
                 packRows(a, src, ars, rows, kc, mr, ap, base);
             } else if (ars == 1 && rows == mr && LANES > 0 && mr <= LANES && mr * 2 >= LANES) {
@@ -513,7 +520,12 @@ public final class PackedGemm {
         for (int jc = sFrom * nr; jc < Math.min(p, sTo * nr); jc += nr) {
             int cols = Math.min(nr, p - jc);
             // One small method per layout, as for A (packA).
-            if (brs == 1 && bcs > 1) {
+            if (brs == 1 && bcs > 1 && TRANSPOSE && cols == nr && nr == 32) {
+                // A transposed B, as a linear layer's weight: its columns side by side, 16 at a time in vector registers.
+                float[] scratch = TRANSPOSE_SCRATCH.get();
+                VectorTranspose.lines(b, bo + jc * bcs, bcs, 16, kc, bp, idx, nr, scratch);
+                VectorTranspose.lines(b, bo + (jc + 16) * bcs, bcs, 16, kc, bp, idx + 16, nr, scratch);
+            } else if (brs == 1 && bcs > 1) {
                 packBColumns(b, bo + jc * bcs, bcs, cols, kc, nr, bp, idx);
             } else if (bcs == 1 && cols == nr) {
                 packBRows(b, bo + jc, brs, kc, nr, bp, idx);

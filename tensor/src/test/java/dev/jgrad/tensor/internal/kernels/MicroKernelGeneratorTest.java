@@ -5,22 +5,32 @@ import org.junit.jupiter.api.Test;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.Path;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
- * The checked-in micro-kernel tiles are what the generator writes, so a tile is changed in the generator, never by hand.
- * With {@code -Djgrad.regenerate=true} the test writes the file instead of comparing.
+ * The checked-in generated kernels (the micro-kernel's tiles, the packing transpose) are what their generators write,
+ * so they are changed in the generator, never by hand. With {@code -Djgrad.regenerate=true} the test writes the files
+ * instead of comparing.
  */
 class MicroKernelGeneratorTest {
     @Test
     void checkedInTilesAreTheGeneratorsOutput() throws IOException {
-        String generated = MicroKernelGenerator.source();
+        check(MicroKernelGenerator.source(), MicroKernelGenerator.FILE);
+    }
+
+    @Test
+    void checkedInTransposeIsTheGeneratorsOutput() throws IOException {
+        check(TransposeGenerator.source(), TransposeGenerator.FILE);
+    }
+
+    private static void check(String generated, Path file) throws IOException {
         if (Boolean.getBoolean("jgrad.regenerate")) {
-            Files.writeString(MicroKernelGenerator.FILE, generated, StandardCharsets.UTF_8);
+            Files.writeString(file, generated, StandardCharsets.UTF_8);
         }
-        assertEquals(generated, Files.readString(MicroKernelGenerator.FILE, StandardCharsets.UTF_8),
-                MicroKernelGenerator.FILE + " differs from MicroKernelGenerator's output: change the generator, then run "
+        assertEquals(generated, Files.readString(file, StandardCharsets.UTF_8),
+                file + " differs from its generator's output: change the generator, then run "
                         + "mvn -pl tensor test -Dtest=MicroKernelGeneratorTest -Djgrad.regenerate=true");
     }
 }
