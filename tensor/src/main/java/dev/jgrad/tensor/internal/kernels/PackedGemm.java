@@ -22,8 +22,6 @@ public final class PackedGemm {
     private static final int LANES = Kernels.PROVIDER.vectorLanes();
     /** Whether packing transposes in vector registers ({@link VectorTranspose}, written for 16-float vectors). */
     private static final boolean TRANSPOSE = LANES == 16;
-    /** {@link VectorTranspose}'s scratch, 128 floats a thread (not named through its class, which needs the Vector API). */
-    private static final ThreadLocal<float[]> TRANSPOSE_SCRATCH = ThreadLocal.withInitial(() -> new float[128]);
     private static final ThreadBuffer B_BUFFER = new ThreadBuffer();
 
     private PackedGemm() {
@@ -423,7 +421,7 @@ public final class PackedGemm {
                 packSix(a, src, ars, acs, kc, ap, base);
             } else if (acs == 1 && TRANSPOSE && rows <= 16 && mr >= 8) {
                 // A row-major A: its rows side by side, 16 floats of each at a time in vector registers.
-                VectorTranspose.lines(a, src, ars, rows, kc, ap, base, mr, TRANSPOSE_SCRATCH.get());
+                VectorTranspose.lines(a, src, ars, rows, kc, ap, base, mr);
             } else if (acs == 1) {
                 packRows(a, src, ars, rows, kc, mr, ap, base);
             } else if (ars == 1 && rows == mr && LANES > 0 && mr <= LANES && mr * 2 >= LANES) {
@@ -522,9 +520,8 @@ public final class PackedGemm {
             // One small method per layout, as for A (packA).
             if (brs == 1 && bcs > 1 && TRANSPOSE && cols == nr && nr == 32) {
                 // A transposed B, as a linear layer's weight: its columns side by side, 16 at a time in vector registers.
-                float[] scratch = TRANSPOSE_SCRATCH.get();
-                VectorTranspose.lines(b, bo + jc * bcs, bcs, 16, kc, bp, idx, nr, scratch);
-                VectorTranspose.lines(b, bo + (jc + 16) * bcs, bcs, 16, kc, bp, idx + 16, nr, scratch);
+                VectorTranspose.lines(b, bo + jc * bcs, bcs, 16, kc, bp, idx, nr);
+                VectorTranspose.lines(b, bo + (jc + 16) * bcs, bcs, 16, kc, bp, idx + 16, nr);
             } else if (brs == 1 && bcs > 1) {
                 packBColumns(b, bo + jc * bcs, bcs, cols, kc, nr, bp, idx);
             } else if (bcs == 1 && cols == nr) {

@@ -11,7 +11,7 @@ import jdk.incubator.vector.VectorSpecies;
  * row, or rows read in place {@code bk} apart), so that every address is {@code base + k * stride + constant} with as
  * many strides as possible known to the JIT. The accumulators start at zero and are added to C's tile after the loop:
  * loaded before it, C's tile kept its row addresses live through the loop, and in some JVMs C2 then spilled the loop's
- * own integers (the same source compiled to a tile a fifth slower, decided per JVM).
+ * own integers (the same source compiled to a slower tile, decided per JVM).
  */
 final class VectorTiles {
     private static final VectorSpecies<Float> S = VectorMicroKernel.S;

@@ -9,15 +9,15 @@ import jdk.incubator.vector.VectorSpecies;
 
 /**
  * Lines of floats (rows of a row-major A, columns of a transposed B) laid side by side, as packing a matrix
- * product's operand needs: 16 lines by 16 floats transposed in vector registers at a time, where moving one float
- * at a time costs more than a fifth of a small product. Only with 16-float vectors ({@link #AVAILABLE}).
+ * product's operand needs: 16 lines by 16 floats transposed in vector registers at a time, since moving one float
+ * at a time costs a small product much of its time. Only with 16-float vectors ({@link #AVAILABLE}).
  */
 final class VectorTranspose {
     private static final VectorSpecies<Float> S = VectorMicroKernel.S;
     /** Whether the vectors hold 16 floats, the only width this transpose is written for. */
     static final boolean AVAILABLE = S.length() == 16;
-    /** Floats of scratch that {@link #lines} needs. */
-    static final int SCRATCH = 128;
+    /** Each thread's scratch: the first eight lines between the two halves, and the last k of a block. */
+    private static final ThreadLocal<float[]> SCRATCH = ThreadLocal.withInitial(() -> new float[128]);
     private static final VectorShuffle<Float> P1 = AVAILABLE ? VectorShuffle.fromOp(S, x -> x ^ 1) : null;
     private static final VectorMask<Float> M1 = AVAILABLE ? VectorMask.fromLong(S, 0xaaaaL) : null;
     private static final VectorShuffle<Float> P2 = AVAILABLE ? VectorShuffle.fromOp(S, x -> x ^ 2) : null;
@@ -35,12 +35,13 @@ final class VectorTranspose {
      * {@code k < len}: each line read along its length, the lines written side by side {@code dStride} apart
      * ({@code dStride >= lines} and at least 8). Only {@code dst[d0, d0 + len * dStride)} is written, and each k's
      * floats from {@code lines} to {@code dStride} are left unspecified: where {@code dStride < 16} a whole vector
-     * goes to every k (the next k's store overwrites what reaches past its own), the last k's through
-     * {@code tmp}, which holds {@link #SCRATCH} floats.
+     * goes to every k (the next k's store overwrites what reaches past its own), the last k's through a
+     * scratch.
      */
-    static void lines(float[] src, int so, int sStride, int lines, int len, float[] dst, int d0, int dStride, float[] tmp) {
+    static void lines(float[] src, int so, int sStride, int lines, int len, float[] dst, int d0, int dStride) {
+        float[] tmp = SCRATCH.get();
         int last = lines - 1;
-        int o0 = so + Math.min(0, last) * sStride;
+        int o0 = so;
         int o1 = so + Math.min(1, last) * sStride;
         int o2 = so + Math.min(2, last) * sStride;
         int o3 = so + Math.min(3, last) * sStride;

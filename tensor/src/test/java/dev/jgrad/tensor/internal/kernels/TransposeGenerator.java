@@ -42,15 +42,15 @@ final class TransposeGenerator {
 
                 /**
                  * Lines of floats (rows of a row-major A, columns of a transposed B) laid side by side, as packing a matrix
-                 * product's operand needs: 16 lines by 16 floats transposed in vector registers at a time, where moving one float
-                 * at a time costs more than a fifth of a small product. Only with 16-float vectors ({@link #AVAILABLE}).
+                 * product's operand needs: 16 lines by 16 floats transposed in vector registers at a time, since moving one float
+                 * at a time costs a small product much of its time. Only with 16-float vectors ({@link #AVAILABLE}).
                  */
                 final class VectorTranspose {
                     private static final VectorSpecies<Float> S = VectorMicroKernel.S;
                     /** Whether the vectors hold 16 floats, the only width this transpose is written for. */
                     static final boolean AVAILABLE = S.length() == 16;
-                    /** Floats of scratch that {@link #lines} needs. */
-                    static final int SCRATCH = 128;
+                    /** Each thread's scratch: the first eight lines between the two halves, and the last k of a block. */
+                    private static final ThreadLocal<float[]> SCRATCH = ThreadLocal.withInitial(() -> new float[128]);
                 """);
         for (int d = 1; d < N; d <<= 1) {
             long mask = 0;
@@ -59,10 +59,9 @@ final class TransposeGenerator {
                     mask |= 1L << lane;
                 }
             }
-            int bit = d;
-            s.append("    private static final VectorShuffle<Float> P").append(bit).append(" = AVAILABLE ? VectorShuffle.fromOp(S, x -> x ^ ")
-                    .append(bit).append(") : null;\n");
-            s.append("    private static final VectorMask<Float> M").append(bit).append(" = AVAILABLE ? VectorMask.fromLong(S, 0x")
+            s.append("    private static final VectorShuffle<Float> P").append(d).append(" = AVAILABLE ? VectorShuffle.fromOp(S, x -> x ^ ")
+                    .append(d).append(") : null;\n");
+            s.append("    private static final VectorMask<Float> M").append(d).append(" = AVAILABLE ? VectorMask.fromLong(S, 0x")
                     .append(String.format("%04x", mask)).append("L) : null;\n");
         }
         s.append("""
@@ -75,13 +74,15 @@ final class TransposeGenerator {
                      * {@code k < len}: each line read along its length, the lines written side by side {@code dStride} apart
                      * ({@code dStride >= lines} and at least 8). Only {@code dst[d0, d0 + len * dStride)} is written, and each k's
                      * floats from {@code lines} to {@code dStride} are left unspecified: where {@code dStride < 16} a whole vector
-                     * goes to every k (the next k's store overwrites what reaches past its own), the last k's through
-                     * {@code tmp}, which holds {@link #SCRATCH} floats.
+                     * goes to every k (the next k's store overwrites what reaches past its own), the last k's through a
+                     * scratch.
                      */
-                    static void lines(float[] src, int so, int sStride, int lines, int len, float[] dst, int d0, int dStride, float[] tmp) {
+                    static void lines(float[] src, int so, int sStride, int lines, int len, float[] dst, int d0, int dStride) {
+                        float[] tmp = SCRATCH.get();
                         int last = lines - 1;
                 """);
-        for (int i = 0; i < N; i++) {
+        s.append("        int o0 = so;\n");
+        for (int i = 1; i < N; i++) {
             s.append("        int o").append(i).append(" = so + Math.min(").append(i).append(", last) * sStride;\n");
         }
         s.append("        int k0 = 0;\n");

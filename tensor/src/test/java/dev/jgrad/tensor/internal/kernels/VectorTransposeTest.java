@@ -17,7 +17,6 @@ class VectorTransposeTest {
         VectorKernelsRequired.check();
         assumeTrue(VectorTranspose.AVAILABLE, "the transpose is written for 16-float vectors");
         Random random = new Random(7);
-        float[] tmp = new float[VectorTranspose.SCRATCH];
         for (int lines = 1; lines <= 16; lines++) {
             for (int len : new int[] {0, 1, 15, 16, 17, 31, 32, 33, 48, 77}) {
                 for (int dStride : new int[] {Math.max(lines, 8), 12, 16, 32}) {
@@ -33,7 +32,7 @@ class VectorTransposeTest {
                     int d0 = 7;
                     float[] dst = new float[d0 + len * dStride + 40];
                     java.util.Arrays.fill(dst, Float.NaN);
-                    VectorTranspose.lines(src, so, sStride, lines, len, dst, d0, dStride, tmp);
+                    VectorTranspose.lines(src, so, sStride, lines, len, dst, d0, dStride);
                     String where = "lines " + lines + ", len " + len + ", dStride " + dStride;
                     for (int k = 0; k < len; k++) {
                         for (int i = 0; i < lines; i++) {
