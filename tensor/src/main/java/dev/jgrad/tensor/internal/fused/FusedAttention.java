@@ -88,7 +88,7 @@ public final class FusedAttention {
         float sc = (float) scale;
         forHeads(hq.base.length, (long) t * s * (d + dv), h -> {
             float[] kt = SCRATCH.get(d * s);
-            transpose(hk.a, hk.base[h], hk.rs, s, d, kt, 0);
+            Kernels.ATTENTION.transpose(hk.a, hk.base[h], hk.rs, s, d, kt, 0);
             int wo = h * t * s;
             for (int i0 = 0; i0 < t; i0 += ROWS) {
                 int rows = Math.min(ROWS, t - i0);
@@ -100,8 +100,7 @@ public final class FusedAttention {
                     // Over whole vectors: the keys past the query's own enter as -inf, whose weights come out 0.
                     int seen = seen(causal, i, s);
                     int width = padded(seen, s);
-                    Kernels.SOFTMAX.maskedScale(w, row, null, 0, 0, seen, sc, w, row, width);
-                    Kernels.SOFTMAX.row(w, row, 1, w, row, 1, width, false);
+                    Kernels.SOFTMAX.causalRow(w, row, seen, sc, width);
                     Arrays.fill(w, row + width, row + s, 0f);
                 }
                 // The block's rows over the keys its last row sees: the others' weights there are zeros.
@@ -140,7 +139,7 @@ public final class FusedAttention {
             int ds = dp + ts;
             int wo = h * ts;
             int gh = hg.base[h];
-            transpose(hv.a, hv.base[h], hv.rs, s, dv, buf, vt);
+            Kernels.ATTENTION.transpose(hv.a, hv.base[h], hv.rs, s, dv, buf, vt);
             for (int i0 = 0; i0 < t; i0 += ROWS) {
                 int rows = Math.min(ROWS, t - i0);
                 int n = seen(causal, i0 + rows - 1, s);
@@ -190,16 +189,6 @@ public final class FusedAttention {
             int rows = Math.min(ROWS, s - j0);
             Kernels.ATTENTION.rowsTimes(p, po + j0, 1, s, rows, causal ? Math.min(t, j0) : 0, t, x, xo, xs, n,
                     out.a, out.base[h] + j0 * out.rs, out.rs, false);
-        }
-    }
-
-    /** {@code dst[dOff + c rows + j] = src[so + j rs + c]} for j < rows, c < cols: a head's (rows, cols) matrix as (cols, rows). */
-    private static void transpose(float[] src, int so, int rs, int rows, int cols, float[] dst, int dOff) {
-        for (int j = 0; j < rows; j++) {
-            int row = so + j * rs;
-            for (int c = 0; c < cols; c++) {
-                dst[dOff + c * rows + j] = src[row + c];
-            }
         }
     }
 

@@ -15,4 +15,17 @@ public interface AttentionKernels {
      */
     void rowsTimes(float[] a, int ao, int ars, int acs, int rows, int lo, int hi, float[] b, int bo, int brs, int n,
                    float[] out, int oo, int ors, boolean accumulate);
+
+    /**
+     * {@code dst[dOff + c rows + j] = src[so + j rs + c]} for j < rows, c < cols: a head's (rows, cols) matrix, its rows
+     * {@code rs} apart, as (cols, rows), so that the products can read it by rows.
+     */
+    default void transpose(float[] src, int so, int rs, int rows, int cols, float[] dst, int dOff) {
+        for (int j = 0; j < rows; j++) {
+            int row = so + j * rs;
+            for (int c = 0; c < cols; c++) {
+                dst[dOff + c * rows + j] = src[row + c];
+            }
+        }
+    }
 }

@@ -20,6 +20,15 @@ public interface SoftmaxKernels {
      */
     boolean maskedScale(float[] a, int ao, boolean[] m, int mo, int ms, int seen, float sc, float[] o, int oo, int n);
 
+    /**
+     * Attention's causal softmax of one row of n contiguous scores, in place: {@link #maskedScale} without a mask, then
+     * {@link #row}, with the same result (a kernel may do both in one pass over a short row).
+     */
+    default void causalRow(float[] a, int ao, int seen, float sc, int n) {
+        maskedScale(a, ao, null, 0, 0, seen, sc, a, ao, n);
+        row(a, ao, 1, a, ao, 1, n, false);
+    }
+
     /** The gradient of a softmax row's input from its output y and the output's gradient g: {@code d = sc y (g - sum(g y))}. */
     void gradient(float[] g, int go, float[] y, int yo, float sc, float[] d, int dOff, int n);
 }

@@ -7,7 +7,8 @@ import jdk.incubator.vector.VectorSpecies;
  * {@link AttentionKernels} with the Vector API: four rows by two vectors of columns at a time (eight accumulators; each
  * load of B feeds four rows), then four rows by one vector, then the last rows one at a time; columns past the last
  * whole vector run the plain loop.
- * The same fused multiply-adds in the same order as {@link PlainAttention}, so the same bits. Loaded only where
+ * The same fused multiply-adds in the same order as {@link PlainAttention}, so the same bits. Heads are transposed
+ * sixteen rows at a time in vector registers. Loaded only where
  * jdk.incubator.vector is present.
  */
 final class VectorAttention implements AttentionKernels {
@@ -35,6 +36,23 @@ final class VectorAttention implements AttentionKernels {
         }
         if (bound < n) {
             tail(a, ao, ars, acs, rows, lo, hi, b, bo, brs, bound, n, out, oo, ors, accumulate);
+        }
+    }
+
+    /** Sixteen rows at a time in vector registers ({@link VectorTranspose}), the rest one float at a time. */
+    @Override
+    public void transpose(float[] src, int so, int rs, int rows, int cols, float[] dst, int dOff) {
+        int j = 0;
+        if (VectorTranspose.AVAILABLE) {
+            for (; j + 16 <= rows; j += 16) {
+                VectorTranspose.lines(src, so + j * rs, rs, 16, cols, dst, dOff + j, rows);
+            }
+        }
+        for (; j < rows; j++) {
+            int row = so + j * rs;
+            for (int c = 0; c < cols; c++) {
+                dst[dOff + c * rows + j] = src[row + c];
+            }
         }
     }
 

@@ -159,43 +159,73 @@ final class VectorSoftmax implements SoftmaxKernels {
      */
     @Override
     public double expShifted(float[] a, int ao, float[] o, int oo, int n, float m, double scaleBy) {
-        float factor = (float) scaleBy;
         FloatVector mv = FloatVector.broadcast(S, m);
-        FloatVector fv = FloatVector.broadcast(S, factor);
-        FloatVector negLn2Hi = FloatVector.broadcast(S, -VectorMath.LN2_HI);
-        FloatVector negLn2Lo = FloatVector.broadcast(S, -VectorMath.LN2_LO);
-        FloatVector c120 = FloatVector.broadcast(S, 1f / 120);
-        FloatVector c24 = FloatVector.broadcast(S, 1f / 24);
-        FloatVector c6 = FloatVector.broadcast(S, 1f / 6);
-        FloatVector c2 = FloatVector.broadcast(S, 0.5f);
-        FloatVector one = FloatVector.broadcast(S, 1f);
+        FloatVector fv = FloatVector.broadcast(S, (float) scaleBy);
         FloatVector total = FloatVector.zero(S);
         int i = 0;
         for (int bound = S.loopBound(n); i < bound; i += L) {
-            FloatVector x = FloatVector.fromArray(S, a, ao + i).sub(mv);
-            FloatVector xc = x.max(-88.5f);
-            FloatVector rounded = xc.fma(VectorMath.LOG2E, VectorMath.ROUND);
-            FloatVector nf = rounded.sub(VectorMath.ROUND);
-            FloatVector r = nf.fma(negLn2Lo, nf.fma(negLn2Hi, xc));
-            FloatVector p = r.fma(1f / 5040, 1f / 720);
-            p = p.fma(r, c120);
-            p = p.fma(r, c24);
-            p = p.fma(r, c6);
-            p = p.fma(r, c2);
-            p = p.fma(r, one);
-            p = p.fma(r, one);
-            // The exponent field of 2^n is n + 127; 1.5 * 2^23 + n holds n in its low bits.
-            FloatVector scale = rounded.reinterpretAsInts().sub(0x4B400000 - 127).max(0).lanewise(VectorOperators.LSHL, 23).reinterpretAsFloats();
-            FloatVector e = p.mul(scale);
+            FloatVector e = expAtMostZero(FloatVector.fromArray(S, a, ao + i).sub(mv));
             e.mul(fv).intoArray(o, oo + i);
             total = total.add(e);
         }
         double sum = VectorMath.addLanes(total);
         for (; i < n; i++) {
             float e = (float) Math.exp(a[ao + i] - m);
-            o[oo + i] = e * factor;
+            o[oo + i] = e * (float) scaleBy;
             sum += e;
         }
         return sum;
+    }
+
+    /** e^x for lanes x <= 0 (or NaN), as {@link #expShifted} describes. */
+    private static FloatVector expAtMostZero(FloatVector x) {
+        FloatVector xc = x.max(-88.5f);
+        FloatVector rounded = xc.fma(VectorMath.LOG2E, VectorMath.ROUND);
+        FloatVector nf = rounded.sub(VectorMath.ROUND);
+        FloatVector r = nf.fma(FloatVector.broadcast(S, -VectorMath.LN2_LO), nf.fma(FloatVector.broadcast(S, -VectorMath.LN2_HI), xc));
+        FloatVector p = r.fma(1f / 5040, 1f / 720);
+        p = p.fma(r, FloatVector.broadcast(S, 1f / 120));
+        p = p.fma(r, FloatVector.broadcast(S, 1f / 24));
+        p = p.fma(r, FloatVector.broadcast(S, 1f / 6));
+        p = p.fma(r, FloatVector.broadcast(S, 0.5f));
+        FloatVector one = FloatVector.broadcast(S, 1f);
+        p = p.fma(r, one);
+        p = p.fma(r, one);
+        // The exponent field of 2^n is n + 127; 1.5 * 2^23 + n holds n in its low bits.
+        FloatVector scale = rounded.reinterpretAsInts().sub(0x4B400000 - 127).max(0).lanewise(VectorOperators.LSHL, 23).reinterpretAsFloats();
+        return p.mul(scale);
+    }
+
+    /**
+     * Rows of whole vectors in one method, without the calls between maskedScale, max, expShifted and the scaling:
+     * the same operations in the same order, so the same bits. Attention's rows are short (at most 64 keys in the
+     * GPT), so the calls and the passes' set-up cost as much as the arithmetic. The loops stay loops: C2 stops
+     * inlining the exponential's vector code after one copy, and a call that is not inlined boxes its vectors.
+     */
+    @Override
+    public void causalRow(float[] a, int ao, int seen, float sc, int n) {
+        if (n < Tuning.MIN_VECTOR_RUN || n % L != 0) {
+            SoftmaxKernels.super.causalRow(a, ao, seen, sc, n);
+            return;
+        }
+        FloatVector inf = FloatVector.broadcast(S, Float.NEGATIVE_INFINITY);
+        FloatVector mx = inf;
+        for (int j = 0; j < n; j += L) {
+            VectorMask<Float> out = IOTA.add((float) j).compare(VectorOperators.GE, (float) seen);
+            FloatVector x = FloatVector.fromArray(S, a, ao + j).mul(sc).blend(inf, out);
+            x.intoArray(a, ao + j);
+            mx = mx.max(x);
+        }
+        FloatVector mv = FloatVector.broadcast(S, mx.reduceLanes(VectorOperators.MAX));
+        FloatVector total = FloatVector.zero(S);
+        for (int j = 0; j < n; j += L) {
+            FloatVector e = expAtMostZero(FloatVector.fromArray(S, a, ao + j).sub(mv));
+            e.intoArray(a, ao + j);
+            total = total.add(e);
+        }
+        FloatVector c = FloatVector.broadcast(S, (float) (1.0 / VectorMath.addLanes(total)));
+        for (int j = 0; j < n; j += L) {
+            FloatVector.fromArray(S, a, ao + j).mul(c).intoArray(a, ao + j);
+        }
     }
 }

@@ -242,6 +242,54 @@ class KernelProviderTest {
         assertArrayEquals(new float[] {0f, 0f}, out, "an empty range writes zeros");
     }
 
+    /**
+     * A head transposed for the products, against the definition: row counts around the 16-row blocks, column counts
+     * around a vector, row strides wider than the rows, at odd offsets; nothing outside the result is written.
+     */
+    @Test
+    void attentionTransposeMatchesTheDefinition() {
+        for (int rows : new int[] {1, 5, 15, 16, 17, 32, 33, 64, 70}) {
+            for (int cols : new int[] {1, 7, 16, 17, 32, 40}) {
+                int rs = cols + 9;
+                float[] src = values(3 + rows * rs, -1, 1);
+                float[] got = values(rows * cols + 7, -1, 1);
+                float[] want = got.clone();
+                for (int j = 0; j < rows; j++) {
+                    for (int c = 0; c < cols; c++) {
+                        want[2 + c * rows + j] = src[3 + j * rs + c];
+                    }
+                }
+                Kernels.ATTENTION.transpose(src, 3, rs, rows, cols, got, 2);
+                assertArrayEquals(want, got, rows + " x " + cols);
+            }
+        }
+    }
+
+    /**
+     * Attention's causal softmax row in one call: the same bits as its two steps (scaling with the mask, then the
+     * softmax) in the same kernels, for every count of keys seen, whole vectors and not, and close to the plain kernels.
+     */
+    @Test
+    void causalSoftmaxRowMatchesItsTwoStepsBitForBit() {
+        for (int n : new int[] {1, 7, 8, 16, 17, 24, 32, 48, 64, 70, 80, 128}) {
+            for (int seen = 1; seen <= n; seen++) {
+                float[] a = values(n, -8, 8);
+                float[] want = a.clone();
+                float[] got = a.clone();
+                float[] ref = a.clone();
+                Kernels.SOFTMAX.maskedScale(want, 2, null, 0, 0, seen, 0.3f, want, 2, n);
+                Kernels.SOFTMAX.row(want, 2, 1, want, 2, 1, n, false);
+                Kernels.SOFTMAX.causalRow(got, 2, seen, 0.3f, n);
+                plain.softmax().causalRow(ref, 2, seen, 0.3f, n);
+                assertArrayEquals(want, got, "n=" + n + ", seen=" + seen);
+                assertClose(ref, got, "against the plain kernels, n=" + n + ", seen=" + seen);
+                for (int j = 2 + seen; j < 2 + n; j++) {
+                    assertEquals(0f, got[j], "a masked key's weight, n=" + n + ", seen=" + seen);
+                }
+            }
+        }
+    }
+
     /** 2x2 max pooling, values and offsets bit for bit, over planes narrower and wider than half a vector, odd and even. */
     @Test
     void poolingMatchesThePlainLoopsBitForBit() {
