@@ -24,12 +24,61 @@ class ParallelTest {
                     }
                     Parallel.forRange(100, 1, (a, b) -> { });
                 });
-                AtomicInteger tasks = new AtomicInteger();
-                Parallel.forEachTask(37, (lo, hi) -> tasks.addAndGet(hi - lo));
+                AtomicIntegerArray ran = new AtomicIntegerArray(37);
+                Parallel.forEachTask(37, (lo, hi) -> {
+                    for (int t = lo; t < hi; t++) {
+                        ran.incrementAndGet(t);
+                    }
+                });
                 for (int i = 0; i < 1000; i++) {
                     assertEquals(1, seen.get(i));
                 }
-                assertEquals(37, tasks.get());
+                for (int t = 0; t < 37; t++) {
+                    assertEquals(1, ran.get(t), "task " + t);
+                }
+            }
+        } finally {
+            Parallel.setThreads(before);
+        }
+    }
+
+    @Test
+    void eachThreadStartsWithItsOwnShareOfTasksAndTakesOverALateOnesRest() throws Exception {
+        int before = Parallel.threads();
+        try {
+            Parallel.setThreads(2);
+            Thread caller = Thread.currentThread();
+            // Task 0 (the caller's) waits until the helper has claimed a task: that first claim must come from the
+            // helper's own share, tasks 5..9, not the next in line (1). Task 5 then waits until the caller has
+            // finished its share and taken the helper's remaining tasks, so stealing has to work for this to end.
+            java.util.concurrent.CountDownLatch helperStarted = new java.util.concurrent.CountDownLatch(1);
+            java.util.concurrent.CountDownLatch callerDone = new java.util.concurrent.CountDownLatch(1);
+            AtomicInteger helperFirst = new AtomicInteger(-1);
+            AtomicIntegerArray byCaller = new AtomicIntegerArray(10);
+            Parallel.forEachTask(10, (lo, hi) -> {
+                try {
+                    if (Thread.currentThread() == caller) {
+                        byCaller.set(lo, 1);
+                        if (lo == 0 && !helperStarted.await(10, java.util.concurrent.TimeUnit.SECONDS)) {
+                            throw new IllegalStateException("the helper never claimed a task");
+                        }
+                        if (lo == 9) {
+                            callerDone.countDown();
+                        }
+                    } else {
+                        helperFirst.compareAndSet(-1, lo);
+                        helperStarted.countDown();
+                        if (lo == 5 && !callerDone.await(10, java.util.concurrent.TimeUnit.SECONDS)) {
+                            throw new IllegalStateException("the caller never took over the helper's tasks");
+                        }
+                    }
+                } catch (InterruptedException e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            assertEquals(5, helperFirst.get(), "the helper's first task is the first of its share");
+            for (int t = 0; t < 10; t++) {
+                assertEquals(t == 5 ? 0 : 1, byCaller.get(t), "task " + t + " ran on the caller");
             }
         } finally {
             Parallel.setThreads(before);
