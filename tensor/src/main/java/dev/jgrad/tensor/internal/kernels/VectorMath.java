@@ -121,40 +121,44 @@ final class VectorMath {
     static final int GELU_BACKWARD = 2;
 
     /**
-     * erf and the exact GELU (forward, and backward times the gradient g) in one pass: e^(-z^2) (z = x, or x / sqrt 2 for
-     * GELU) by {@link #expLoop}'s operations, in registers; erf from it as {@link MathFns#erfFloat} computes it (its Taylor
-     * series below |z| = 0.5, Abramowitz and Stegun 7.1.26 above, +-1 past 6); and the mode's result: erf(x);
-     * {@code x Phi(x)}; or {@code g (Phi(x) + x phi(x))} with {@code phi(x) = e / sqrt(2 pi)}.
+     * erf and the exact GELU (forward, and backward times the gradient g) in one pass: erf(z) (z = x, or x / sqrt 2 for
+     * GELU) as {@link MathFns#erfFloat} computes it, a rational function by fused multiply-adds and one division with
+     * no exponential and no blend (the Vector API on JDK 17 turns each blend's mask into several instructions); and the
+     * mode's result: erf(x); {@code x Phi(x)}; or {@code g (Phi(x) + x phi(x))}, where {@code phi(x) = e^(-z^2) / sqrt(2 pi)}
+     * by {@link #expInRange}.
      */
     static void erfLoop(int mode, float[] a, int ao, float[] g, int go, float[] o, int oo, int n) {
         float scale = mode == ERF ? 1f : (float) MathFns.INV_SQRT_2;
-        float twoOverSqrtPi = (float) MathFns.TWO_OVER_SQRT_PI;
         float invSqrt2Pi = (float) MathFns.INV_SQRT_2PI;
+        float[] cp = MathFns.ERF_P;
+        float[] cq = MathFns.ERF_Q;
         int bound = S.loopBound(n);
         int i = 0;
-        // One pass: e^(-z^2) by expInRange, kept in registers.
         for (; i < bound; i += L) {
             FloatVector x = FloatVector.fromArray(S, a, ao + i);
-            FloatVector z = x.mul(scale);
-            FloatVector y = z.mul(z).neg();
-            // -z^2 is at most 0: no overflow to handle.
-            FloatVector e = expInRange(y).blend(0f, y.compare(VectorOperators.LT, -87.33654f));
-            FloatVector az = z.abs();
-            FloatVector t = ONE.div(az.fma(0.3275911f, 1f));
-            FloatVector poly = t.mul(1.061405429f).add(-1.453152027f).mul(t).add(1.421413741f).mul(t).add(-0.284496736f).mul(t).add(0.254829592f).mul(t);
-            FloatVector large = ONE.sub(poly.mul(e));
-            FloatVector nz2 = z.mul(z).neg();
-            FloatVector series = nz2.mul(1f / 1320).add(1f / 216).mul(nz2).add(1f / 42).mul(nz2).add(1f / 10).mul(nz2).add(1f / 3)
-                    .mul(nz2).add(1f).mul(z).mul(twoOverSqrtPi);
-            FloatVector erf = large.blend(ONE, az.compare(VectorOperators.GT, 6f));
-            erf = erf.blend(erf.neg(), z.compare(VectorOperators.LT, 0f));
-            erf = erf.blend(series, az.compare(VectorOperators.LT, 0.5f));
+            FloatVector z = x.mul(scale).max(-4f).min(4f);
+            FloatVector z2 = z.mul(z);
+            FloatVector p = z2.fma(cp[6], cp[5]);
+            p = p.fma(z2, FloatVector.broadcast(S, cp[4]));
+            p = p.fma(z2, FloatVector.broadcast(S, cp[3]));
+            p = p.fma(z2, FloatVector.broadcast(S, cp[2]));
+            p = p.fma(z2, FloatVector.broadcast(S, cp[1]));
+            p = p.fma(z2, FloatVector.broadcast(S, cp[0]));
+            FloatVector q = z2.fma(cq[4], cq[3]);
+            q = q.fma(z2, FloatVector.broadcast(S, cq[2]));
+            q = q.fma(z2, FloatVector.broadcast(S, cq[1]));
+            q = q.fma(z2, FloatVector.broadcast(S, cq[0]));
+            FloatVector erf = z.mul(p).div(q).max(-1f).min(1f);
             FloatVector res;
             if (mode == ERF) {
                 res = erf;
             } else if (mode == GELU) {
                 res = x.mul(0.5f).mul(erf.add(1f));
             } else {
+                // -z^2 of the unclamped z is at most 0: no overflow to handle.
+                FloatVector zx = x.mul(scale);
+                FloatVector y = zx.mul(zx).neg();
+                FloatVector e = expInRange(y).blend(0f, y.compare(VectorOperators.LT, -87.33654f));
                 FloatVector cdf = erf.add(1f).mul(0.5f);
                 res = FloatVector.fromArray(S, g, go + i).mul(x.mul(e.mul(invSqrt2Pi)).add(cdf));
             }
