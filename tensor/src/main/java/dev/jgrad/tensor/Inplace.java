@@ -18,7 +18,9 @@ final class Inplace {
      * slicing, transposing and reshaping make.
      */
     static void checkWritable(Tensor t, String op) {
-        if (hasInternalOverlap(t.shape, t.strides)) {
+        // A contiguous tensor (every in-place op of a training step: gradients, parameters, optimizer state) cannot
+        // overlap itself; the general test sorts the dims, which costs more than zeroing a small gradient.
+        if (!t.isContiguous() && hasInternalOverlap(t.shape, t.strides)) {
             throw new IllegalArgumentException(op + ": unsupported operation: more than one element of the written-to tensor refers to a"
                     + " single memory location (shape " + Shape.str(t.shape) + ", strides " + Shape.str(t.strides)
                     + ", an expanded or unfolded view). Please clone() the tensor before performing the operation.");
