@@ -3,12 +3,15 @@ package dev.jgrad.nn;
 import dev.jgrad.autograd.Variable;
 import dev.jgrad.nn.io.CheckpointException;
 import dev.jgrad.nn.optim.Adam;
+import dev.jgrad.nn.optim.AdamW;
 import dev.jgrad.nn.optim.ClipGrad;
 import dev.jgrad.nn.optim.LrScheduler;
 import dev.jgrad.nn.optim.Optimizer;
+import dev.jgrad.nn.optim.ParamGroup;
 import dev.jgrad.nn.optim.SGD;
 import dev.jgrad.tensor.Generator;
 import dev.jgrad.tensor.Tensor;
+import dev.jgrad.tensor.internal.fused.AdamStep;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -97,6 +100,49 @@ class OptimizerTest {
         assertEquals(5.0, norm, 1e-9);
         assertArrayEquals(new float[] {0.6f, 0f}, a.grad().toFloatArray(), 1e-5f);
         assertArrayEquals(new float[] {0.8f}, b.grad().toFloatArray(), 1e-5f);
+    }
+
+    /**
+     * AdamW updates its float32 parameters in one pass over all of them; each parameter gets what PyTorch's per-parameter
+     * loop gives it (its group's decay, then Adam's step with its own bias correction), bit for bit, over three steps.
+     * A clipped gradient is scaled as {@code muli} scales it.
+     */
+    @Test
+    void adamWUpdatesAllParametersInOnePassAsOneByOneBitForBit() {
+        Generator gen = new Generator(9);
+        Parameter w = new Parameter(Tensor.randn(gen, 40, 30));
+        Parameter b = new Parameter(Tensor.randn(gen, 30));
+        Tensor[] want = {w.data().clone(), b.data().clone()};
+        Tensor[] m = {Tensor.zeros(40, 30), Tensor.zeros(30)};
+        Tensor[] v = {Tensor.zeros(40, 30), Tensor.zeros(30)};
+        Tensor gw = Tensor.randn(gen, 40, 30);
+        Tensor gb = Tensor.randn(gen, 30);
+        AdamW opt = new AdamW(ParamGroup.decayMatrices(List.of(w, b), 0.1), 1e-2, 0.9, 0.99, 1e-8);
+        for (int t = 1; t <= 3; t++) {
+            w.setGrad(gw.mul(t));
+            b.setGrad(gb.mul(-t));
+            double norm = ClipGrad.clipGradNorm(opt.params(), 5.0);
+            double coef = 5.0 / (norm + 1e-6);
+            opt.step();
+            Tensor[] g = {gw.mul(t), gb.mul(-t)};
+            for (int i = 0; i < 2; i++) {
+                if (coef < 1) {
+                    g[i].muli(coef);
+                }
+                if (i == 0) {
+                    // Only the matrix is in the decayed group.
+                    want[i].muli(1 - 1e-2 * 0.1);
+                }
+                AdamStep.adam(want[i], g[i], m[i], v[i], 0.9, 0.99, 0, 1e-2 / (1 - Math.pow(0.9, t)),
+                        Math.sqrt(1 - Math.pow(0.99, t)), 1e-8);
+            }
+            assertTrue(coef < 1, "the gradients were clipped");
+            assertArrayEquals(want[0].toFloatArray(), w.data().toFloatArray(), "weight, step " + t);
+            assertArrayEquals(want[1].toFloatArray(), b.data().toFloatArray(), "bias, step " + t);
+        }
+        opt.zeroGrad();
+        assertEquals(0.0, w.grad().abs().sum().item());
+        assertEquals(0.0, b.grad().abs().sum().item());
     }
 
     @Test

@@ -2,8 +2,10 @@ package dev.jgrad.nn.optim;
 
 import dev.jgrad.nn.Parameter;
 import dev.jgrad.tensor.internal.fused.AdamStep;
+import dev.jgrad.tensor.internal.fused.ParameterPasses;
 import dev.jgrad.tensor.Tensor;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -49,6 +51,58 @@ public class Adam extends Optimizer {
     protected Adam(List<ParamGroup> groups, double lr, double beta1, double beta2, double eps, boolean decoupled) {
         this(ParamGroup.all(groups), lr, beta1, beta2, eps, 0, decoupled);
         decayOf = ParamGroup.decays(groups);
+    }
+
+    /**
+     * Float32 parameters with contiguous gradients and moments are updated in one pass over all of them
+     * ({@link AdamStep#adamAll}, the same bits as a pass each); the others one at a time.
+     */
+    @Override
+    protected void updateAll(List<Integer> indices) {
+        List<Integer> together = new ArrayList<>();
+        List<Tensor[]> operands = new ArrayList<>();
+        for (int i : indices) {
+            Tensor p = params.get(i).data();
+            Tensor g = params.get(i).grad();
+            Map<String, Tensor> s = state.get(i);
+            Tensor m = s.get("exp_avg");
+            Tensor v = s.get("exp_avg_sq");
+            Tensor[] ops = {p, g, m == null ? p : m, v == null ? p : v};
+            if (ParameterPasses.applies(ops) && !g.sharesStorage(p) && (m == null || !g.sharesStorage(m)) && (v == null || !g.sharesStorage(v))) {
+                together.add(i);
+                operands.add(ops);
+            } else {
+                update(i, p, g, s);
+            }
+        }
+        if (together.isEmpty()) {
+            return;
+        }
+        int n = together.size();
+        Tensor[] ps = new Tensor[n];
+        Tensor[] gs = new Tensor[n];
+        Tensor[] ms = new Tensor[n];
+        Tensor[] vs = new Tensor[n];
+        double[] decay = new double[n];
+        double[] l2 = new double[n];
+        double[] stepSize = new double[n];
+        double[] bc2Sqrt = new double[n];
+        for (int k = 0; k < n; k++) {
+            int i = together.get(k);
+            Map<String, Tensor> s = state.get(i);
+            double t = bumpStep(s);
+            ps[k] = operands.get(k)[0];
+            gs[k] = operands.get(k)[1];
+            Tensor p = ps[k];
+            ms[k] = s.computeIfAbsent("exp_avg", key -> Tensor.zerosLike(p));
+            vs[k] = s.computeIfAbsent("exp_avg_sq", key -> Tensor.zerosLike(p));
+            double wd = decayOf == null ? weightDecay : decayOf[i];
+            decay[k] = decoupled && wd != 0 ? 1 - lr * wd : 1;
+            l2[k] = decoupled ? 0 : wd;
+            stepSize[k] = lr / (1 - Math.pow(beta1, t));
+            bc2Sqrt[k] = Math.sqrt(1 - Math.pow(beta2, t));
+        }
+        AdamStep.adamAll(ps, gs, ms, vs, decay, beta1, beta2, l2, stepSize, bc2Sqrt, eps);
     }
 
     @Override

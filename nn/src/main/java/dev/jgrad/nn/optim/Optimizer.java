@@ -6,6 +6,7 @@ import dev.jgrad.nn.StateDictException;
 import dev.jgrad.tensor.DType;
 import dev.jgrad.tensor.Shape;
 import dev.jgrad.tensor.Tensor;
+import dev.jgrad.tensor.internal.fused.ParameterPasses;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -39,14 +40,27 @@ public abstract class Optimizer {
     public final void step() {
         steps++;
         try (NoGrad g = NoGrad.enter()) {
+            List<Integer> withGrad = new ArrayList<>();
             for (int i = 0; i < params.size(); i++) {
-                Parameter p = params.get(i);
-                if (p.grad() != null) {
-                    update(i, p.data(), p.grad(), state.get(i));
-                    // The state lives across steps, so it outlives the step's Memory.scope().
-                    state.get(i).values().forEach(Tensor::keep);
+                if (params.get(i).grad() != null) {
+                    withGrad.add(i);
                 }
             }
+            updateAll(withGrad);
+            for (int i : withGrad) {
+                // The state lives across steps, so it outlives the step's Memory.scope().
+                state.get(i).values().forEach(Tensor::keep);
+            }
+        }
+    }
+
+    /**
+     * Updates the parameters at these positions (each has a gradient), in order; an optimizer that can update many in one
+     * pass overrides this.
+     */
+    protected void updateAll(List<Integer> indices) {
+        for (int i : indices) {
+            update(i, params.get(i).data(), params.get(i).grad(), state.get(i));
         }
     }
 
@@ -58,11 +72,35 @@ public abstract class Optimizer {
         update(p, grad, state);
     }
 
-    /** Zeroes every parameter's gradient, keeping the buffers. */
+    /** Zeroes every parameter's gradient, keeping the buffers (float32 ones in one pass, {@link ParameterPasses}). */
     public void zeroGrad() {
+        List<Tensor> grads = new ArrayList<>();
+        for (Parameter p : params) {
+            if (p.grad() != null) {
+                grads.add(p.grad());
+            }
+        }
+        Tensor[] gs = grads.toArray(new Tensor[0]);
+        if (ParameterPasses.applies(gs) && distinct(gs)) {
+            ParameterPasses.zero(gs);
+            return;
+        }
         for (Parameter p : params) {
             p.zeroGrad();
         }
+    }
+
+    /** Whether no two of these tensors share memory (a tied weight's one gradient listed twice would be harmless to
+     * zero, but not to scale or update twice). */
+    static boolean distinct(Tensor[] ts) {
+        for (int i = 0; i < ts.length; i++) {
+            for (int j = i + 1; j < ts.length; j++) {
+                if (ts[i].sharesStorage(ts[j])) {
+                    return false;
+                }
+            }
+        }
+        return true;
     }
 
     public double lr() {

@@ -23,6 +23,41 @@ public final class AdamStep {
     }
 
     /**
+     * {@link #adam} on many parameters in one job ({@link ParameterPasses}), parameter i first scaled by
+     * {@code decay[i]} (AdamW's {@code p *= 1 - lr * wd}, rounded to float32 as {@code muli} rounds it), each with its
+     * own {@code l2}, step size and bias correction: the same arithmetic element by element, so the same bits as a call
+     * per parameter. Every tensor float32 and contiguous ({@link ParameterPasses#applies}); no gradient shares memory
+     * with a parameter or a moment.
+     */
+    public static void adamAll(Tensor[] p, Tensor[] g, Tensor[] m, Tensor[] v, double[] decay, double b1, double b2, double[] l2,
+                               double[] stepSize, double[] bc2Sqrt, double eps) {
+        float[] d = new float[p.length];
+        for (int i = 0; i < p.length; i++) {
+            if (!java.util.Arrays.equals(p[i].shape(), g[i].shape()) || !java.util.Arrays.equals(p[i].shape(), m[i].shape())
+                    || !java.util.Arrays.equals(p[i].shape(), v[i].shape())) {
+                throw new IllegalArgumentException("adam: parameter " + i + ", its gradient and moments must have one shape, got "
+                        + Shape.str(p[i].shape()) + ", " + Shape.str(g[i].shape()) + ", " + Shape.str(m[i].shape()) + ", " + Shape.str(v[i].shape()));
+            }
+            d[i] = (float) decay[i];
+        }
+        ParameterPasses.forEachShare(ParameterPasses.sizes(p), (i, from, to) -> {
+            float[] pa = floats(p[i]);
+            int po = offset(p[i]) + from;
+            if (decay[i] != 1) {
+                Kernels.ELEMENTWISE.binaryScalar(dev.jgrad.tensor.BinaryOp.MUL, pa, po, d, i, pa, po, to - from);
+            }
+            Kernels.OPTIMIZER.adam(pa, po, floats(g[i]), offset(g[i]) + from, floats(m[i]), offset(m[i]) + from,
+                    floats(v[i]), offset(v[i]) + from, to - from, (float) b1, (float) b2, (float) l2[i], (float) stepSize[i],
+                    (float) bc2Sqrt[i], (float) eps);
+        });
+        for (Tensor[] ts : new Tensor[][] {p, m, v}) {
+            for (Tensor t : ts) {
+                bumpVersion(t);
+            }
+        }
+    }
+
+    /**
      * One Adam step in place, PyTorch's formula: {@code g' = g + l2 * p}; {@code m = b1 m + (1-b1) g'};
      * {@code v = b2 v + (1-b2) g'^2}; {@code p -= stepSize * m / (sqrt(v) / bc2Sqrt + eps)}. Decoupled
      * decay (AdamW) is applied by the caller before ({@code p *= 1 - lr * wd}). Moments below

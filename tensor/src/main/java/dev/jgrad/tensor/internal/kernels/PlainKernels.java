@@ -67,6 +67,16 @@ final class PlainKernels {
 
     private static final class Reductions implements ReductionKernels {
         @Override
+        public double sumOfSquares(float[] a, int off, int n) {
+            double s = 0;
+            for (int i = 0; i < n; i++) {
+                float x = a[off + i];
+                s += x * x;
+            }
+            return s;
+        }
+
+        @Override
         public double sum(float[] a, int off, int stride, int n) {
             double s0 = 0;
             double s1 = 0;

@@ -37,6 +37,36 @@ final class VectorReductions implements ReductionKernels {
         return s;
     }
 
+    /** Squares added in four float vectors by fused multiply-adds, their lanes in double, as {@link #sum}. */
+    @Override
+    public double sumOfSquares(float[] a, int off, int n) {
+        FloatVector s0 = FloatVector.zero(S);
+        FloatVector s1 = FloatVector.zero(S);
+        FloatVector s2 = FloatVector.zero(S);
+        FloatVector s3 = FloatVector.zero(S);
+        int i = 0;
+        for (int bound = n - 4 * L; i <= bound; i += 4 * L) {
+            FloatVector x0 = FloatVector.fromArray(S, a, off + i);
+            FloatVector x1 = FloatVector.fromArray(S, a, off + i + L);
+            FloatVector x2 = FloatVector.fromArray(S, a, off + i + 2 * L);
+            FloatVector x3 = FloatVector.fromArray(S, a, off + i + 3 * L);
+            s0 = x0.fma(x0, s0);
+            s1 = x1.fma(x1, s1);
+            s2 = x2.fma(x2, s2);
+            s3 = x3.fma(x3, s3);
+        }
+        for (int bound = S.loopBound(n); i < bound; i += L) {
+            FloatVector x = FloatVector.fromArray(S, a, off + i);
+            s0 = x.fma(x, s0);
+        }
+        double s = VectorMath.addLanes(s0.add(s1).add(s2.add(s3)));
+        for (; i < n; i++) {
+            float x = a[off + i];
+            s += x * x;
+        }
+        return s;
+    }
+
     /** {@code dst[to + j] += src[from + j]} for {@code j < len}. */
     @Override
     public void addRow(float[] src, int from, float[] dst, int to, int len) {
