@@ -145,6 +145,28 @@ class OptimizerTest {
         assertEquals(0.0, b.grad().abs().sum().item());
     }
 
+    /**
+     * Two parameters over overlapping parts of one tensor are updated one after the other, as before the one pass:
+     * in one job the threads' shares of the two would meet in the overlap in no fixed order.
+     */
+    @Test
+    void parametersSharingMemoryAreUpdatedOneAfterTheOther() {
+        Tensor base = Tensor.randn(new Generator(11), 50_000);
+        Parameter a = new Parameter(base);
+        Parameter b = new Parameter(base.narrow(0, 10_000, 40_000));
+        Tensor ga = Tensor.randn(new Generator(12), 50_000);
+        Tensor gb = Tensor.randn(new Generator(13), 40_000);
+        Tensor want = base.clone();
+        double stepSize = 1e-3 / (1 - 0.9);
+        double bc2Sqrt = Math.sqrt(1 - 0.999);
+        AdamStep.adam(want, ga, Tensor.zeros(50_000), Tensor.zeros(50_000), 0.9, 0.999, 0, stepSize, bc2Sqrt, 1e-8);
+        AdamStep.adam(want.narrow(0, 10_000, 40_000), gb, Tensor.zeros(40_000), Tensor.zeros(40_000), 0.9, 0.999, 0, stepSize, bc2Sqrt, 1e-8);
+        a.setGrad(ga);
+        b.setGrad(gb);
+        new Adam(List.of(a, b), 1e-3).step();
+        assertArrayEquals(want.toFloatArray(), base.toFloatArray());
+    }
+
     @Test
     void schedules() {
         Optimizer opt = new SGD(model(1).parameters(), 1.0);

@@ -55,10 +55,16 @@ public class Adam extends Optimizer {
 
     /**
      * Float32 parameters with contiguous gradients and moments are updated in one pass over all of them
-     * ({@link AdamStep#adamAll}, the same bits as a pass each); the others one at a time.
+     * ({@link AdamStep#adamAll}, the same bits as a pass each); the others one at a time, and all of them one at a time
+     * where two parameters share memory.
      */
     @Override
     protected void updateAll(List<Integer> indices) {
+        Tensor[] data = indices.stream().map(i -> params.get(i).data()).toArray(Tensor[]::new);
+        if (!distinct(data)) {
+            super.updateAll(indices);
+            return;
+        }
         List<Integer> together = new ArrayList<>();
         List<Tensor[]> operands = new ArrayList<>();
         for (int i : indices) {

@@ -2,7 +2,6 @@ package dev.jgrad.nn.optim;
 
 import dev.jgrad.nn.Parameter;
 import dev.jgrad.tensor.Tensor;
-
 import dev.jgrad.tensor.internal.fused.ParameterPasses;
 
 import java.util.ArrayList;

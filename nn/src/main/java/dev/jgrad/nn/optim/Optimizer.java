@@ -90,8 +90,10 @@ public abstract class Optimizer {
         }
     }
 
-    /** Whether no two of these tensors share memory (a tied weight's one gradient listed twice would be harmless to
-     * zero, but not to scale or update twice). */
+    /**
+     * Whether no two of these tensors share memory: one pass over all of them must not reach an element twice (two
+     * parameters over one tensor would be updated twice at once).
+     */
     static boolean distinct(Tensor[] ts) {
         for (int i = 0; i < ts.length; i++) {
             for (int j = i + 1; j < ts.length; j++) {
