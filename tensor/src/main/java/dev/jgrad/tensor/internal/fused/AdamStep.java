@@ -1,5 +1,6 @@
 package dev.jgrad.tensor.internal.fused;
 
+import dev.jgrad.tensor.BinaryOp;
 import dev.jgrad.tensor.DType;
 import dev.jgrad.tensor.Shape;
 import dev.jgrad.tensor.Tensor;
@@ -44,7 +45,7 @@ public final class AdamStep {
             float[] pa = floats(p[i]);
             int po = offset(p[i]) + from;
             if (decay[i] != 1) {
-                Kernels.ELEMENTWISE.binaryScalar(dev.jgrad.tensor.BinaryOp.MUL, pa, po, d, i, pa, po, to - from);
+                Kernels.ELEMENTWISE.binaryScalar(BinaryOp.MUL, pa, po, d, i, pa, po, to - from);
             }
             Kernels.OPTIMIZER.adam(pa, po, floats(g[i]), offset(g[i]) + from, floats(m[i]), offset(m[i]) + from,
                     floats(v[i]), offset(v[i]) + from, to - from, (float) b1, (float) b2, (float) l2[i], (float) stepSize[i],

@@ -15,10 +15,9 @@ import static dev.jgrad.tensor.internal.TensorAccess.offset;
 
 /**
  * Passes over a model's parameters, gradients or moments as one job, for the optimizer's end of a step (zeroing the
- * gradients, their norm and clipping, Adam's update). A job per tensor costs a fork and a join for each, more than a
- * small tensor's work, and on two threads the baby GPT's 27 parameters made those passes slower than on one. Here each
- * thread takes the same share of every tensor that a job over that tensor alone would give it, so it finds there what
- * it wrote there in the backward.
+ * gradients, their norm and clipping, Adam's update): a job per tensor costs a fork and a join for each, more than a
+ * small tensor's work. Each thread takes the same share of every tensor that a job over that tensor alone would give
+ * it, so it finds there what it wrote there in the backward.
  */
 public final class ParameterPasses {
     /** The elements per chunk of a norm: its chunks' sums do not depend on the thread count. */
@@ -74,7 +73,7 @@ public final class ParameterPasses {
             int o = offset(ts[i]);
             Kernels.ELEMENTWISE.binaryScalar(BinaryOp.MUL, a, o + from, f, 0, a, o + from, to - from);
         });
-        Arrays.stream(ts).forEach(t -> bumpVersion(t));
+        bumpVersions(ts);
     }
 
     /** Sets every element of every tensor to 0 (as {@code zero_}). Needs {@link #applies}. */
@@ -83,7 +82,7 @@ public final class ParameterPasses {
             int o = offset(ts[i]);
             Arrays.fill(floats(ts[i]), o + from, o + to, 0f);
         });
-        Arrays.stream(ts).forEach(t -> bumpVersion(t));
+        bumpVersions(ts);
     }
 
     /**
@@ -112,6 +111,12 @@ public final class ParameterPasses {
             total += s;
         }
         return total;
+    }
+
+    private static void bumpVersions(Tensor[] ts) {
+        for (Tensor t : ts) {
+            bumpVersion(t);
+        }
     }
 
     static int[] sizes(Tensor[] ts) {

@@ -6,10 +6,9 @@ import jdk.incubator.vector.VectorSpecies;
 /**
  * {@link AttentionKernels} with the Vector API: four rows by two vectors of columns at a time (eight accumulators; each
  * load of B feeds four rows), then four rows by one vector, then the last rows one at a time; columns past the last
- * whole vector run the plain loop.
- * The same fused multiply-adds in the same order as {@link PlainAttention}, so the same bits. Heads are transposed
- * sixteen rows at a time in vector registers. Loaded only where
- * jdk.incubator.vector is present.
+ * whole vector run the plain loop. The same fused multiply-adds in the same order as {@link PlainAttention}, so the
+ * same bits. Heads are transposed sixteen rows at a time in vector registers. Loaded only where jdk.incubator.vector
+ * is present.
  */
 final class VectorAttention implements AttentionKernels {
     private static final VectorSpecies<Float> S = VectorMath.S;
