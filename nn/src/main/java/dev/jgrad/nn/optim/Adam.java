@@ -66,17 +66,16 @@ public class Adam extends Optimizer {
             return;
         }
         List<Integer> together = new ArrayList<>();
-        List<Tensor[]> operands = new ArrayList<>();
         for (int i : indices) {
             Tensor p = params.get(i).data();
             Tensor g = params.get(i).grad();
             Map<String, Tensor> s = state.get(i);
             Tensor m = s.get("exp_avg");
             Tensor v = s.get("exp_avg_sq");
+            // Moments not made yet will be made like p.
             Tensor[] ops = {p, g, m == null ? p : m, v == null ? p : v};
             if (ParameterPasses.applies(ops) && !g.sharesStorage(p) && (m == null || !g.sharesStorage(m)) && (v == null || !g.sharesStorage(v))) {
                 together.add(i);
-                operands.add(ops);
             } else {
                 update(i, p, g, s);
             }
@@ -95,25 +94,22 @@ public class Adam extends Optimizer {
         double[] bc2Sqrt = new double[n];
         for (int k = 0; k < n; k++) {
             int i = together.get(k);
-            Map<String, Tensor> s = state.get(i);
-            double t = bumpStep(s);
-            ps[k] = operands.get(k)[0];
-            gs[k] = operands.get(k)[1];
-            Tensor p = ps[k];
-            ms[k] = s.computeIfAbsent("exp_avg", key -> Tensor.zerosLike(p));
-            vs[k] = s.computeIfAbsent("exp_avg_sq", key -> Tensor.zerosLike(p));
-            double wd = decayOf == null ? weightDecay : decayOf[i];
-            decay[k] = decoupled && wd != 0 ? 1 - lr * wd : 1;
-            l2[k] = decoupled ? 0 : wd;
-            stepSize[k] = lr / (1 - Math.pow(beta1, t));
-            bc2Sqrt[k] = Math.sqrt(1 - Math.pow(beta2, t));
+            ps[k] = params.get(i).data();
+            gs[k] = params.get(i).grad();
+            Step step = begin(ps[k], state.get(i), weightDecayOf(i));
+            ms[k] = step.m();
+            vs[k] = step.v();
+            decay[k] = step.decay();
+            l2[k] = step.l2();
+            stepSize[k] = step.stepSize();
+            bc2Sqrt[k] = step.bc2Sqrt();
         }
         AdamStep.adamAll(ps, gs, ms, vs, decay, beta1, beta2, l2, stepSize, bc2Sqrt, eps);
     }
 
     @Override
     protected void update(int index, Tensor p, Tensor grad, Map<String, Tensor> s) {
-        update(p, grad, s, decayOf == null ? weightDecay : decayOf[index]);
+        update(p, grad, s, weightDecayOf(index));
     }
 
     @Override
@@ -122,16 +118,32 @@ public class Adam extends Optimizer {
     }
 
     private void update(Tensor p, Tensor grad, Map<String, Tensor> s, double weightDecay) {
+        Step step = begin(p, s, weightDecay);
+        if (step.decay() != 1) {
+            p.muli(step.decay());
+        }
+        AdamStep.adam(p, grad, step.m(), step.v(), beta1, beta2, step.l2(), step.stepSize(), step.bc2Sqrt(), eps);
+    }
+
+    /** Parameter i's group's weight decay. */
+    private double weightDecayOf(int i) {
+        return decayOf == null ? weightDecay : decayOf[i];
+    }
+
+    /**
+     * One parameter's step, before its update: the moments, AdamW's factor {@code 1 - lr * wd} on the parameter (1 for
+     * none), Adam's L2 decay on the gradient, the step size {@code lr / (1 - b1^t)} and {@code sqrt(1 - b2^t)}.
+     */
+    private record Step(Tensor m, Tensor v, double decay, double l2, double stepSize, double bc2Sqrt) {
+    }
+
+    /** Counts the parameter's step, makes its moments where they are new, and gives what its update needs. */
+    private Step begin(Tensor p, Map<String, Tensor> s, double weightDecay) {
         double t = bumpStep(s);
         Tensor m = s.computeIfAbsent("exp_avg", k -> Tensor.zerosLike(p));
         Tensor v = s.computeIfAbsent("exp_avg_sq", k -> Tensor.zerosLike(p));
-        if (decoupled && weightDecay != 0) {
-            p.muli(1 - lr * weightDecay);
-        }
-        double bc1 = 1 - Math.pow(beta1, t);
-        double bc2Sqrt = Math.sqrt(1 - Math.pow(beta2, t));
-        double l2 = decoupled ? 0 : weightDecay;
-        AdamStep.adam(p, grad, m, v, beta1, beta2, l2, lr / bc1, bc2Sqrt, eps);
+        return new Step(m, v, decoupled && weightDecay != 0 ? 1 - lr * weightDecay : 1, decoupled ? 0 : weightDecay,
+                lr / (1 - Math.pow(beta1, t)), Math.sqrt(1 - Math.pow(beta2, t)));
     }
 
     @Override

@@ -4,7 +4,6 @@ import dev.jgrad.nn.Parameter;
 import dev.jgrad.tensor.Tensor;
 import dev.jgrad.tensor.internal.fused.ParameterPasses;
 
-import java.util.ArrayList;
 import java.util.List;
 
 /** Gradient clipping, as {@code torch.nn.utils.clip_grad_norm_}. */
@@ -17,13 +16,7 @@ public final class ClipGrad {
      * exceeds {@code maxNorm}; returns the norm before clipping.
      */
     public static double clipGradNorm(List<Parameter> params, double maxNorm) {
-        List<Tensor> grads = new ArrayList<>();
-        for (Parameter p : params) {
-            if (p.grad() != null) {
-                grads.add(p.grad());
-            }
-        }
-        Tensor[] gs = grads.toArray(new Tensor[0]);
+        Tensor[] gs = Optimizer.gradients(params);
         // Float32 gradients in one pass over all of them (ParameterPasses), else one op per gradient.
         boolean together = ParameterPasses.applies(gs) && Optimizer.distinct(gs);
         double sq = 0;

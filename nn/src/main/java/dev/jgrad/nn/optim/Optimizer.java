@@ -74,13 +74,7 @@ public abstract class Optimizer {
 
     /** Zeroes every parameter's gradient, keeping the buffers (float32 ones in one pass, {@link ParameterPasses}). */
     public void zeroGrad() {
-        List<Tensor> grads = new ArrayList<>();
-        for (Parameter p : params) {
-            if (p.grad() != null) {
-                grads.add(p.grad());
-            }
-        }
-        Tensor[] gs = grads.toArray(new Tensor[0]);
+        Tensor[] gs = gradients(params);
         if (ParameterPasses.applies(gs) && distinct(gs)) {
             ParameterPasses.zero(gs);
             return;
@@ -88,6 +82,11 @@ public abstract class Optimizer {
         for (Parameter p : params) {
             p.zeroGrad();
         }
+    }
+
+    /** The gradients these parameters have (those without one left out). */
+    static Tensor[] gradients(List<Parameter> params) {
+        return params.stream().map(Parameter::grad).filter(g -> g != null).toArray(Tensor[]::new);
     }
 
     /**

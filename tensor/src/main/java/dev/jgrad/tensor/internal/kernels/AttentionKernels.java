@@ -21,7 +21,12 @@ public interface AttentionKernels {
      * {@code rs} apart, as (cols, rows), so that the products can read it by rows.
      */
     default void transpose(float[] src, int so, int rs, int rows, int cols, float[] dst, int dOff) {
-        for (int j = 0; j < rows; j++) {
+        transposeRows(src, so, rs, 0, rows, cols, dst, dOff);
+    }
+
+    /** {@link #transpose}'s rows from {@code from} on, one float at a time. */
+    static void transposeRows(float[] src, int so, int rs, int from, int rows, int cols, float[] dst, int dOff) {
+        for (int j = from; j < rows; j++) {
             int row = so + j * rs;
             for (int c = 0; c < cols; c++) {
                 dst[dOff + c * rows + j] = src[row + c];

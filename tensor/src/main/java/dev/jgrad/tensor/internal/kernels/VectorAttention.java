@@ -47,12 +47,7 @@ final class VectorAttention implements AttentionKernels {
                 VectorTranspose.lines(src, so + j * rs, rs, 16, cols, dst, dOff + j, rows);
             }
         }
-        for (; j < rows; j++) {
-            int row = so + j * rs;
-            for (int c = 0; c < cols; c++) {
-                dst[dOff + c * rows + j] = src[row + c];
-            }
-        }
+        AttentionKernels.transposeRows(src, so, rs, j, rows, cols, dst, dOff);
     }
 
     private static void fourRowsTwoVectors(float[] a, int ao, int ars, int acs, int lo, int hi, float[] b, int bo, int brs,
