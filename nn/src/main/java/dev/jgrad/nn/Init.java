@@ -6,20 +6,27 @@ import dev.jgrad.tensor.Tensor;
 /**
  * Parameter initialisation with PyTorch's rules, from a seedable generator. Layers built without an
  * explicit generator draw from a default one that {@link #manualSeed} resets, as {@code torch.manual_seed}.
+ *
+ * <p>The default generator is the calling thread's own: each thread starts with one seeded 0, and
+ * {@link #manualSeed} reseeds only the thread that calls it. So two threads that seed and build models at
+ * the same time (a sweep's runs, a server's requests) each get the weights their seed gives, whatever the
+ * other does, which one generator shared by all threads cannot promise. To build a model independently of
+ * any thread, pass the layers a {@link Generator} of its own ({@code new Linear(4, 32, true, gen)}).
  */
 public final class Init {
-    private static Generator defaultGenerator = new Generator(0);
+    private static final ThreadLocal<Generator> DEFAULT = ThreadLocal.withInitial(() -> new Generator(0));
 
     private Init() {
     }
 
-    /** Resets the default generator: the same seed builds the same models. */
-    public static synchronized void manualSeed(long seed) {
-        defaultGenerator = new Generator(seed);
+    /** Reseeds this thread's default generator: the same seed builds the same models. */
+    public static void manualSeed(long seed) {
+        DEFAULT.set(new Generator(seed));
     }
 
-    public static synchronized Generator defaultGenerator() {
-        return defaultGenerator;
+    /** This thread's default generator, which layers built without a generator draw from. */
+    public static Generator defaultGenerator() {
+        return DEFAULT.get();
     }
 
     /** Uniform in [-bound, bound), from {@code gen} or, when it is null, the default generator (PyTorch's {@code generator=None}). */

@@ -17,9 +17,11 @@ import java.util.zip.ZipException;
 /**
  * Reads IDX files (the MNIST and Fashion-MNIST format), plain or gzip-compressed (told apart by the gzip
  * magic, not the name). The header declares the element type and the dims; the reader reads exactly that
- * many bytes, so a file that is truncated, longer than declared, or declares more than {@link #MAX_BYTES}
- * is refused before anything is allocated beyond the declared size, and what is not a regular file
- * (a FIFO, a device) is refused without reading.
+ * many bytes, and allocates the body only once the data's size is known to match: a plain file's size is
+ * its length; a gzip file's decompressed size is checked against the size its trailer records, then counted
+ * in a first pass that keeps nothing. So a file that is truncated, longer than declared, declares more than
+ * {@link #MAX_BYTES} or more than the heap has room for is refused without taking the memory it claims, and
+ * what is not a regular file (a FIFO, a device) is refused without reading.
  */
 public final class Idx {
     /** The largest body read (2 GiB - 1, one Java array). */
@@ -86,19 +88,97 @@ public final class Idx {
         if (!Files.isRegularFile(file)) {
             throw new IdxFormatException(file + ": not a regular file (IDX data is read from files, not devices or pipes)");
         }
-        try (InputStream raw = new BufferedInputStream(Files.newInputStream(file), 1 << 16)) {
-            raw.mark(2);
-            int b0 = raw.read();
-            int b1 = raw.read();
-            raw.reset();
-            boolean gzip = b0 == 0x1f && b1 == 0x8b;
-            try (InputStream in = gzip ? new GZIPInputStream(raw, 1 << 16) : raw) {
-                return read(in, file.toString(), gzip ? -1 : Files.size(file));
-            } catch (ZipException e) {
-                throw new IdxFormatException(file + ": corrupt gzip data (" + e.getMessage() + ")");
-            } catch (EOFException e) {
-                throw new IdxFormatException(file + ": truncated gzip data (the compressed stream ends early)");
+        String name = file.toString();
+        if (!isGzip(file)) {
+            try (InputStream in = new BufferedInputStream(Files.newInputStream(file), 1 << 16)) {
+                return read(in, name, Files.size(file));
             }
+        }
+        // The decompressed size is known only by decompressing: check the trailer's record of it, then count it in a pass
+        // that keeps nothing, and only then allocate the body, exactly.
+        long expected;
+        try (CountingGzip in = gunzip(file)) {
+            Header h = header(new DataInputStream(in), name);
+            long whole = h.headerBytes() + h.bytes();
+            long recorded = trailerSize(file);
+            if ((whole & 0xFFFFFFFFL) != recorded) {
+                throw new IdxFormatException(name + ": the header declares " + Arrays.toString(h.shape()) + " = " + h.bytes() + " bytes of"
+                        + " data, but the gzip trailer records " + recorded + " bytes in all (modulo 4 GiB): the file is truncated or not"
+                        + " what its header says");
+            }
+            requireRoom(name, h.bytes());
+            long counted = h.headerBytes() + in.count(h.bytes() + 1);
+            expected = counted;
+            if (counted != whole) {
+                throw new IdxFormatException(name + (counted < whole ? ": truncated" : ": longer than its header declares") + ": the header"
+                        + " declares " + Arrays.toString(h.shape()) + " = " + h.bytes() + " bytes of data, the file holds "
+                        + (counted < whole ? Long.toString(counted - h.headerBytes()) : "more"));
+            }
+        } catch (ZipException e) {
+            throw new IdxFormatException(file + ": corrupt gzip data (" + e.getMessage() + ")");
+        } catch (EOFException e) {
+            throw new IdxFormatException(file + ": truncated gzip data (the compressed stream ends early)");
+        }
+        try (InputStream in = gunzip(file)) {
+            return read(in, name, expected);
+        } catch (ZipException e) {
+            throw new IdxFormatException(file + ": corrupt gzip data (" + e.getMessage() + ")");
+        }
+    }
+
+    private static boolean isGzip(Path file) throws IOException {
+        try (InputStream in = Files.newInputStream(file)) {
+            return in.read() == 0x1f && in.read() == 0x8b;
+        }
+    }
+
+    private static CountingGzip gunzip(Path file) throws IOException {
+        return new CountingGzip(new BufferedInputStream(Files.newInputStream(file), 1 << 16));
+    }
+
+    /** The decompressed size gzip's trailer records (RFC 1952's ISIZE: the size modulo 2^32), or -1 where there is none. */
+    private static long trailerSize(Path file) throws IOException {
+        try (java.nio.channels.SeekableByteChannel ch = Files.newByteChannel(file)) {
+            if (ch.size() < 18) {
+                return -1;
+            }
+            ByteBuffer b = ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN);
+            ch.position(ch.size() - 4);
+            while (b.hasRemaining() && ch.read(b) >= 0) {
+                // read the four bytes
+            }
+            return b.getInt(0) & 0xFFFFFFFFL;
+        }
+    }
+
+    /** A gzip stream that can count what is left without keeping it. */
+    private static final class CountingGzip extends GZIPInputStream {
+        CountingGzip(InputStream in) throws IOException {
+            super(in, 1 << 16);
+        }
+
+        /** Reads past up to {@code n} bytes, keeping none, and returns how many there were. */
+        long count(long n) throws IOException {
+            byte[] scratch = new byte[1 << 16];
+            long left = n;
+            while (left > 0) {
+                int r = read(scratch, 0, (int) Math.min(scratch.length, left));
+                if (r < 0) {
+                    break;
+                }
+                left -= r;
+            }
+            return n - left;
+        }
+    }
+
+    /** Refuses a body the heap cannot hold beside what it holds now. */
+    private static void requireRoom(String name, long bytes) throws IdxFormatException {
+        Runtime rt = Runtime.getRuntime();
+        long room = rt.maxMemory() - (rt.totalMemory() - rt.freeMemory());
+        if (bytes > room) {
+            throw new IdxFormatException(name + ": the header declares " + bytes + " bytes of data, more than the Java heap has room for ("
+                    + room + " bytes); give it a larger heap (-Xmx) if the file is what it says");
         }
     }
 
@@ -107,13 +187,11 @@ public final class Idx {
         return read(stream, name, -1);
     }
 
-    /**
-     * Reads one IDX array from a stream of {@code size} bytes (-1: not known, as for gzip): a header that declares more
-     * data than the file holds is refused before the body is read, and a body is allocated as its bytes arrive, never
-     * more than twice what was read, so a lying header costs no more memory than the file's own data.
-     */
-    private static Array read(InputStream stream, String name, long size) throws IOException {
-        DataInputStream in = new DataInputStream(stream);
+    /** What an IDX header declares: the element type, the dims, the body's size and the header's own. */
+    private record Header(Type type, int[] shape, long bytes, long headerBytes) {
+    }
+
+    private static Header header(DataInputStream in, String name) throws IOException {
         byte[] magic = new byte[4];
         if (in.readNBytes(magic, 0, 4) < 4) {
             throw new IdxFormatException(name + ": too short for an IDX header (4 bytes of magic, then 4 per dim)");
@@ -141,12 +219,27 @@ public final class Idx {
                         + Arrays.toString(Arrays.copyOf(shape, d + 1)) + "...)");
             }
         }
-        long header = 4 + 4L * rank;
-        if (size >= 0 && size - header < bytes) {
+        return new Header(type, shape, bytes, 4 + 4L * rank);
+    }
+
+    /**
+     * Reads one IDX array from a stream of {@code size} bytes in all, header included (-1: not known). Where the size is
+     * known, a header that declares more data than it holds is refused before the body is allocated, and the body is
+     * allocated once, exactly; where it is not, the body grows as its bytes arrive, never more than twice what was read.
+     */
+    private static Array read(InputStream stream, String name, long size) throws IOException {
+        DataInputStream in = new DataInputStream(stream);
+        Header h = header(in, name);
+        long bytes = h.bytes();
+        int[] shape = h.shape();
+        if (size >= 0 && size - h.headerBytes() < bytes) {
             throw new IdxFormatException(name + ": truncated: the header declares " + Arrays.toString(shape) + " = " + bytes
-                    + " bytes of data, the file holds " + Math.max(0, size - header));
+                    + " bytes of data, the file holds " + Math.max(0, size - h.headerBytes()));
         }
-        byte[] body = new byte[(int) Math.min(bytes, FIRST_CHUNK)];
+        if (size >= 0) {
+            requireRoom(name, bytes);
+        }
+        byte[] body = new byte[(int) (size >= 0 ? bytes : Math.min(bytes, FIRST_CHUNK))];
         int got = 0;
         while (got < bytes) {
             if (got == body.length) {
@@ -163,7 +256,7 @@ public final class Idx {
             throw new IdxFormatException(name + ": longer than its header declares (" + Arrays.toString(shape) + ", " + bytes
                     + " bytes of data)");
         }
-        return new Array(type, shape, body);
+        return new Array(h.type(), shape, body);
     }
 
     /** Writes an IDX array (plain): the inverse of {@link #read}, for tests and tools. */

@@ -119,11 +119,16 @@ public class GPT extends Module {
             throw new IllegalArgumentException("generate: maxNewTokens, temperature and topK must be >= 0, got " + maxNewTokens
                     + ", " + temperature + ", " + topK);
         }
+        long all = (long) idx.size(0) * ((long) idx.size(1) + maxNewTokens);
+        if (all > Integer.MAX_VALUE - 8) {
+            throw new IllegalArgumentException("generate: " + idx.size(0) + " sequences of " + idx.size(1) + " + " + maxNewTokens
+                    + " tokens are " + all + " tokens, more than one array holds (2^31); generate fewer at a time");
+        }
         boolean wasTraining = isTraining();
         eval();
         try (NoGrad g = NoGrad.enter()) {
             int b = idx.size(0);
-            long[] tokens = new long[b * (idx.size(1) + maxNewTokens)];
+            long[] tokens = new long[(int) all];
             int len = idx.size(1);
             int cols = idx.size(1) + maxNewTokens;
             long[] start = idx.toLongArray();

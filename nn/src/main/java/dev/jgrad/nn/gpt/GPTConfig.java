@@ -23,6 +23,19 @@ public record GPTConfig(int blockSize, int vocabSize, int nLayer, int nHead, int
         return nEmbd / nHead;
     }
 
+    /**
+     * The parameters a GPT of this config holds (the output layer shares the token embedding's weight), counted without
+     * building it: what a caller checks against the memory it has before it builds one. Counts beyond a long's range
+     * are {@link Long#MAX_VALUE}.
+     */
+    public long parameterCount() {
+        double c = nEmbd;
+        double b = bias ? 1 : 0;
+        double perLayer = (c + b * c) + (3 * c * c + b * 3 * c) + (c * c + b * c) + (c + b * c) + (4 * c * c + b * 4 * c) + (4 * c * c + b * c);
+        double n = (double) vocabSize * c + (double) blockSize * c + nLayer * perLayer + (c + b * c);
+        return n >= 0x1p63 ? Long.MAX_VALUE : (long) n;
+    }
+
     /** As nanoGPT prints it, and as checkpoints store it in their metadata. */
     public java.util.Map<String, String> toMetadata() {
         java.util.Map<String, String> m = new java.util.LinkedHashMap<>();

@@ -128,8 +128,46 @@ class IdxTest {
         Files.write(gz, gzip(images.array()));
         before = mx.getThreadAllocatedBytes(thread);
         e = assertThrows(IdxFormatException.class, () -> Idx.read(gz));
-        assertTrue(e.getMessage().contains("truncated") && e.getMessage().contains("the file holds 200000"), e.getMessage());
+        assertTrue(e.getMessage().contains("truncated") && e.getMessage().contains("gzip trailer records 200016"), e.getMessage());
         assertTrue(mx.getThreadAllocatedBytes(thread) - before < 16 << 20, "a 200 KB file cost more than 16 MB to refuse");
+    }
+
+    /**
+     * A small gzip file whose header claims 2 GiB and which holds far more zeros than that (the hostile file of the issue,
+     * scaled down: 48 MB of zeros behind a header of 2^31 - 1 bytes) is refused by its trailer before the body is read,
+     * and one whose trailer agrees but whose data runs short is refused by the counting pass; neither allocates the body.
+     */
+    @Test
+    void aGzipBodyIsCountedBeforeItIsAllocated() throws IOException {
+        com.sun.management.ThreadMXBean mx = (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        long thread = Thread.currentThread().getId();
+        ByteArrayOutputStream zipped = new ByteArrayOutputStream();
+        try (GZIPOutputStream z = new GZIPOutputStream(zipped)) {
+            z.write(ByteBuffer.allocate(12).put(new byte[] {0, 0, 0x08, 2}).putInt(1).putInt(Integer.MAX_VALUE).array());
+            byte[] zeros = new byte[1 << 20];
+            for (int i = 0; i < 48; i++) {
+                z.write(zeros);
+            }
+        }
+        Path bomb = dir.resolve("bomb-idx3-ubyte.gz");
+        Files.write(bomb, zipped.toByteArray());
+        long before = mx.getThreadAllocatedBytes(thread);
+        IdxFormatException e = assertThrows(IdxFormatException.class, () -> Idx.read(bomb));
+        assertTrue(e.getMessage().contains("gzip trailer records"), e.getMessage());
+        assertTrue(mx.getThreadAllocatedBytes(thread) - before < 8 << 20, "refused after allocating more than 8 MB");
+
+        // A trailer forged to agree with the header over a body that is 1 MB short: the counting pass reaches the end of the
+        // data first (where gzip's own check of the trailer finds the forgery), before any body is allocated.
+        byte[] body = new byte[3 << 20];
+        byte[] whole = ByteBuffer.allocate(12 + (2 << 20)).put(new byte[] {0, 0, 0x08, 2}).putInt(3).putInt(1 << 20).array();
+        byte[] gz = gzip(whole);
+        ByteBuffer.wrap(gz, gz.length - 4, 4).order(java.nio.ByteOrder.LITTLE_ENDIAN).putInt(12 + body.length);
+        Path short_ = dir.resolve("short-idx3-ubyte.gz");
+        Files.write(short_, gz);
+        before = mx.getThreadAllocatedBytes(thread);
+        e = assertThrows(IdxFormatException.class, () -> Idx.read(short_));
+        assertTrue(e.getMessage().contains("corrupt gzip data"), e.getMessage());
+        assertTrue(mx.getThreadAllocatedBytes(thread) - before < 2 << 20, "the 3 MB body was allocated before its data was counted");
     }
 
     /** Images of no pixels are refused by name, as bad input, not taken for a dataset of nothing. */
