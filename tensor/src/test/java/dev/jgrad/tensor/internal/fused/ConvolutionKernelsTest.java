@@ -1,6 +1,8 @@
 package dev.jgrad.tensor.internal.fused;
 
 import dev.jgrad.tensor.internal.kernels.Kernels;
+import dev.jgrad.tensor.internal.kernels.VectorKernelsOnly;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.util.Random;
@@ -46,6 +48,7 @@ class ConvolutionKernelsTest {
     }
 
     @Test
+    @Tag(VectorKernelsOnly.TAG)
     void packedColumnsMatchIm2colThenPacking() {
         assumeTrue(Kernels.PROVIDER.vectorLanes() > 0, "no Vector API in this run");
         int checked = 0;
@@ -78,6 +81,7 @@ class ConvolutionKernelsTest {
     }
 
     @Test
+    @Tag(VectorKernelsOnly.TAG)
     void theWindowGradientMatchesColumnsTimesTheOutputGradient() {
         assumeTrue(Kernels.PROVIDER.vectorLanes() > 0, "no Vector API in this run");
         for (int t = 0; t < 10; t++) {
@@ -98,6 +102,7 @@ class ConvolutionKernelsTest {
     }
 
     @Test
+    @Tag(VectorKernelsOnly.TAG)
     void rowCol2imMatchesAddingEachKernelPositionsRows() {
         assumeTrue(Kernels.PROVIDER.vectorLanes() > 0, "no Vector API in this run");
         int slack = ConvPlan.SLACK;

@@ -9,6 +9,7 @@ import static dev.jgrad.tensor.internal.TensorAccess.floats;
 import static dev.jgrad.tensor.internal.TensorAccess.offset;
 import static dev.jgrad.tensor.internal.TensorAccess.strides;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -66,6 +67,7 @@ class LinalgTest {
 
     /** The Vector API micro-kernels against the plain-Java one, through the same packing, on edge-heavy shapes. */
     @Test
+    @Tag(VectorKernelsOnly.TAG)
     void vectorKernelAgreesWithThePlainKernel() {
         VectorKernelsRequired.check();
         Generator g = new Generator(21);

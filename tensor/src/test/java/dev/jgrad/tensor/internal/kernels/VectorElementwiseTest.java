@@ -5,6 +5,7 @@ import dev.jgrad.tensor.Tensor;
 import dev.jgrad.tensor.UnaryOp;
 
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -12,6 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The vector loops against the plain ones: accuracy of exp and tanh, and every vectorised op on a long row. */
+@Tag(VectorKernelsOnly.TAG)
 class VectorElementwiseTest {
     private static float[] grid(float lo, float hi, int n) {
         float[] v = new float[n];

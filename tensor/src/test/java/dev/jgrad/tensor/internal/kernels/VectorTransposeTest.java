@@ -1,5 +1,6 @@
 package dev.jgrad.tensor.internal.kernels;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.util.Random;
@@ -11,6 +12,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * The packing transpose against the element-by-element definition: every line count, lengths around the 16-float
  * blocks, output strides narrower and wider than a vector, and nothing written outside the block of {@code len} strides.
  */
+@Tag(VectorKernelsOnly.TAG)
 class VectorTransposeTest {
     @Test
     void linesMatchTheDefinitionAndStayInTheirSlots() {
