@@ -1,6 +1,4 @@
 import dev.jgrad.autograd.Variable;
-import dev.jgrad.nn.Checkpoint;
-import dev.jgrad.nn.Init;
 import dev.jgrad.nn.Layer;
 import dev.jgrad.nn.Linear;
 import dev.jgrad.nn.Losses;
@@ -8,18 +6,24 @@ import dev.jgrad.nn.data.DataLoader;
 import dev.jgrad.nn.data.TensorDataset;
 import dev.jgrad.nn.optim.AdamW;
 import dev.jgrad.nn.optim.LrScheduler;
-import dev.jgrad.nn.optim.Optimizer;
 import dev.jgrad.tensor.Generator;
-import dev.jgrad.tensor.Memory;
 import dev.jgrad.tensor.Tensor;
-import java.nio.file.Path;
-import java.util.List;
+import dev.jgrad.train.Fit;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/** A model of your own, trained by jgrad's loop into a run folder that Ctrl-C, a crash and a second run all respect. */
 public class TrainYourOwn {
-    /** A model of your own: register its layers, write its forward. */
+    /** Register the layers, write the forward. */
     static class Net extends Layer {
-        final Linear hidden = registerModule("hidden", new Linear(4, 32));
-        final Linear out = registerModule("out", new Linear(32, 1));
+        final Linear hidden;
+        final Linear out;
+
+        Net(Generator gen) {
+            hidden = registerModule("hidden", new Linear(4, 32, true, gen));
+            out = registerModule("out", new Linear(32, 1, true, gen));
+        }
 
         @Override
         public Variable forward(Variable x) {
@@ -27,31 +31,29 @@ public class TrainYourOwn {
         }
     }
 
-    public static void main(String[] args) throws Exception {
-        Generator gen = new Generator(0);
-        Tensor x = Tensor.randn(gen, 512, 4);                                    // 512 samples, 4 features
-        Tensor y = x.matmul(Tensor.of(new float[] {1, -2, 0.5f, 3}, 4, 1)).tanh(); // targets, shape (512, 1)
-        DataLoader loader = new DataLoader(new TensorDataset(x, y), 32, true, 0, true);
+    public static void main(String[] args) {
+        Generator data = new Generator(0);
+        Tensor w = Tensor.of(new float[] {1, -2, 0.5f, 3}, 4, 1);
+        Tensor x = Tensor.randn(data, 512, 4);                       // 512 samples, 4 features
+        Tensor y = x.matmul(w).tanh();                                // targets, shape (512, 1)
+        Tensor xTest = Tensor.randn(data, 128, 4);
+        Tensor yTest = xTest.matmul(w).tanh();
 
-        Init.manualSeed(0);                                                       // the layers draw their weights from it
-        Net model = new Net();
+        Net model = new Net(new Generator(1));                        // the weights draw from their own generator
         System.out.println(model.parameterCount() + " parameters");
-        Optimizer opt = new AdamW(model.parameters(), 1e-2);
-        LrScheduler schedule = LrScheduler.cosine(opt, 30, 1e-4);                // one step per epoch
-        for (int epoch = 1; epoch <= 30; epoch++) {
-            double total = 0;
-            for (List<Tensor> batch : loader) {
-                try (Memory.Scope step = Memory.scope()) {   // the step's arrays are reused by the next step
-                    opt.zeroGrad();
-                    Variable loss = Losses.mseLoss(model.forward(Variable.of(batch.get(0))), Variable.of(batch.get(1)));
-                    loss.backward();
-                    opt.step();
-                    total += loss.item();
-                }
-            }
-            schedule.step();
-            System.out.printf("epoch %d loss %.5f%n", epoch, total / loader.batches());
+        AdamW opt = new AdamW(model.parameters(), 1e-2);
+        Path run = Path.of(args.length > 0 ? args[0] : "runs/own");
+
+        Fit fit = Fit.of(model, opt, new DataLoader(new TensorDataset(x, y), 32, true, 0, false))
+                .loss(b -> Losses.mseLoss(model.forward(Variable.of(b.get(0))), Variable.of(b.get(1))))
+                .heldOut(() -> Losses.mseLoss(model.forward(Variable.of(xTest)), Variable.of(yTest)).item())
+                .epochSchedule(LrScheduler.cosine(opt, 30, 1e-4))   // stepped once per epoch
+                .epochs(30)
+                .out(run);
+        if (Files.exists(run.resolve("model.safetensors"))) {
+            fit.resume(run);                                          // a second run continues where the first stopped
         }
-        Checkpoint.save(model, Path.of(args.length > 0 ? args[0] : "model.safetensors"));
+        Fit.Result r = fit.run(System.out);
+        System.out.printf("held-out loss %.5f after %d steps%n", r.heldOutLoss(), r.steps());
     }
 }

@@ -44,25 +44,39 @@ class ReadmeTest {
         return blocks;
     }
 
-    /** Compiles a class whose main runs {@code body} (imports go on top) and returns what it printed. */
-    private String compileAndRun(String name, String body) throws Exception {
-        StringBuilder imports = new StringBuilder("import dev.jgrad.tensor.*;\nimport dev.jgrad.autograd.*;\n");
+    /** The source of a class {@code name} whose main runs the statements of {@code body}, its import lines moved on top. */
+    static String wrapped(String name, String body) {
+        java.util.Set<String> imports = new java.util.LinkedHashSet<>();
         StringBuilder code = new StringBuilder();
         for (String line : body.split("\n")) {
-            (line.startsWith("import ") ? imports : code).append(line).append('\n');
+            if (line.startsWith("import ")) {
+                imports.add(line);
+            } else {
+                code.append(line).append('\n');
+            }
         }
-        String source = imports + "public class " + name + " {\n public static void main(String[] args) throws Exception {\n" + code + " }\n}\n";
-        return compileAndRunClass(name, source);
+        return String.join("\n", imports) + "\npublic class " + name + " {\n public static void main(String[] args) throws Exception {\n" + code
+                + " }\n}\n";
     }
 
-    /** Compiles the class {@code name} from {@code source}, runs its main with {@code args}, and returns what it printed. */
-    private String compileAndRunClass(String name, String source, String... args) throws Exception {
+    /** Compiles a class whose main runs {@code body} (imports go on top) and returns what it printed. */
+    private String compileAndRun(String name, String body) throws Exception {
+        return compileAndRunClass(name, wrapped(name, body));
+    }
+
+    /** Compiles the class {@code name} from {@code source} into the temporary folder; fails with the compiler's errors. */
+    private void compile(String name, String source) throws Exception {
         Path src = tmp.resolve(name + ".java");
         Files.writeString(src, source);
         ByteArrayOutputStream errors = new ByteArrayOutputStream();
         int rc = ToolProvider.getSystemJavaCompiler().run(null, null, errors, "-d", tmp.toString(), "-cp",
                 System.getProperty("java.class.path"), src.toString());
-        assertEquals(0, rc, "README code does not compile:\n" + errors.toString(StandardCharsets.UTF_8) + "\n" + source);
+        assertEquals(0, rc, "README code does not compile as pasted:\n" + errors.toString(StandardCharsets.UTF_8) + "\n" + source);
+    }
+
+    /** Compiles the class {@code name} from {@code source}, runs its main with {@code args}, and returns what it printed. */
+    private String compileAndRunClass(String name, String source, String... args) throws Exception {
+        compile(name, source);
         PrintStream original = System.out;
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         try (URLClassLoader cl = new URLClassLoader(new URL[] {tmp.toUri().toURL()}, getClass().getClassLoader())) {
@@ -73,6 +87,23 @@ class ReadmeTest {
             System.setOut(original);
         }
         return out.toString(StandardCharsets.UTF_8);
+    }
+
+    /** Every Java block of the README compiles as it is pasted: a whole program as a file, statements inside a main. */
+    @Test
+    void everyJavaBlockCompilesAsPasted() throws Exception {
+        java.util.List<String> blocks = javaBlocks(readme(), "# jgrad", null);
+        assertTrue(blocks.size() >= 9, "found " + blocks.size() + " Java blocks");
+        int n = 0;
+        for (String block : blocks) {
+            Matcher cls = Pattern.compile("(?m)^public class (\\w+)").matcher(block);
+            if (cls.find()) {
+                compile(cls.group(1), block);
+            } else {
+                compile("Block" + n, wrapped("Block" + n, block));
+            }
+            n++;
+        }
     }
 
     @Test
@@ -103,7 +134,7 @@ class ReadmeTest {
 
     @Test
     void theGradientsOfGradientsExampleGivesTheDerivativesItStates() throws Exception {
-        java.util.List<String> blocks = javaBlocks(readme(), "### Gradients of gradients", "## Train your own model");
+        java.util.List<String> blocks = javaBlocks(readme(), "### Gradients of gradients", "## Layers");
         assertEquals(1, blocks.size());
         String checks = "float[] h = hv.toFloatArray();\n"
                 + "if (!(h.length == 2 && Math.abs(h[0] - 6f) < 1e-5 && Math.abs(h[1] - 12f) < 1e-5)) throw new AssertionError(java.util.Arrays.toString(h));\n"
@@ -112,13 +143,20 @@ class ReadmeTest {
         assertEquals("true\n", compileAndRun("GradGrad", blocks.get(0) + checks));
     }
 
+    /** The README's hand-written loop runs and learns. */
     @Test
-    void theFitExampleTrainsAndLeavesTheRunFolder() throws Exception {
-        java.util.List<String> blocks = javaBlocks(readme(), "### The command line's run folder", "## Layers");
-        assertEquals(1, blocks.size());
-        String printed = compileAndRun("FitExample", blocks.get(0));
-        assertTrue(printed.trim().endsWith("true"), printed);
-        assertTrue(printed.contains("metrics.csv, loss.png, summary.json, model.safetensors"), printed);
+    void theLoopByHandLearns() throws Exception {
+        java.util.List<String> blocks = javaBlocks(readme(), "## Train your own model", "## The command line");
+        assertEquals(2, blocks.size());
+        String printed = compileAndRun("ByHand", blocks.get(1));
+        Matcher m = Pattern.compile("epoch (\\d+) loss ([0-9.]+)").matcher(printed);
+        double first = Double.NaN;
+        double last = Double.NaN;
+        while (m.find()) {
+            first = Double.isNaN(first) ? Double.parseDouble(m.group(2)) : first;
+            last = Double.parseDouble(m.group(2));
+        }
+        assertTrue(last < first / 5, "the loop should learn: " + printed);
     }
 
     /** The starter project's program, from the repository's root or the examples module. */
@@ -127,41 +165,41 @@ class ReadmeTest {
         return Files.exists(p) ? p : Path.of("examples", "starter", file);
     }
 
+    /**
+     * The README shows the starter's whole program, which compiles, trains into its run folder and learns; run again, it
+     * continues that run rather than start over.
+     */
     @Test
-    void theStarterProgramCompilesRunsAndLearns() throws Exception {
+    void theStarterProgramIsTheReadmesAndLearns() throws Exception {
         String source = Files.readString(starter("src/main/java/TrainYourOwn.java"));
-        String printed = compileAndRunClass("TrainYourOwn", source, tmp.resolve("model.safetensors").toString());
-        Matcher m = Pattern.compile("epoch (\\d+) loss ([0-9.]+)").matcher(printed);
-        double first = Double.NaN;
-        double last = Double.NaN;
-        while (m.find()) {
-            double loss = Double.parseDouble(m.group(2));
-            first = Double.isNaN(first) ? loss : first;
-            last = loss;
-        }
-        assertTrue(last < 0.05 && last < first / 5, "the loop should learn: " + printed);
+        assertEquals(source, javaBlocks(readme(), "## Train your own model", "## The command line").get(0),
+                "the README's program is the starter's TrainYourOwn.java, whole");
+        Path run = tmp.resolve("runs-own");
+        String printed = compileAndRunClass("TrainYourOwn", source, run.toString());
+        Matcher m = Pattern.compile("held-out loss ([0-9.]+) after (\\d+) steps").matcher(printed);
+        assertTrue(m.find(), printed);
+        assertTrue(Double.parseDouble(m.group(1)) < 0.02 && m.group(2).equals("480"), printed);
         assertTrue(printed.startsWith("193 parameters"), printed);
-        assertTrue(Files.size(tmp.resolve("model.safetensors")) > 0);
+        for (String f : new String[] {"config.json", "metrics.csv", "loss.png", "summary.json", "model.safetensors", "optimizer.safetensors"}) {
+            assertTrue(Files.size(run.resolve(f)) > 0, f);
+        }
+        String again = compileAndRunClass("TrainYourOwn", source, run.toString());
+        assertTrue(again.contains("continuing " + run) && again.contains("after 480 steps") && again.contains("no new checkpoint"), again);
     }
 
-    /** The README's excerpt is the starter's code, and the starter runs the program with the launcher's JVM flags. */
+    /** The starter runs the program with the launcher's JVM flags, and its run folder goes under target/. */
     @Test
-    void theReadmeShowsTheStartersCodeAndTheStarterSetsTheJvmFlags() throws Exception {
-        String excerpt = javaBlocks(readme(), "## Train your own model", "## Layers").get(0);
-        StringBuilder dedented = new StringBuilder();
-        for (String line : Files.readString(starter("src/main/java/TrainYourOwn.java")).split("\n")) {
-            dedented.append(line.startsWith("    ") ? line.substring(4) : line).append('\n');
-        }
-        assertTrue(dedented.toString().contains(excerpt), "the README's excerpt is not in the starter's TrainYourOwn.java");
+    void theStarterSetsTheJvmFlags() throws Exception {
         String pom = Files.readString(starter("pom.xml"));
         for (String flag : new String[] {"<release>17</release>", "<argument>jdk.incubator.vector</argument>",
             "<argument>-XX:PerMethodTrapLimit=10000</argument>", "<argument>-XX:+UseParallelGC</argument>",
-            "<argument>-Xmn128m</argument>"}) {
+            "<argument>-Xmn128m</argument>", "<artifactId>jgrad-train</artifactId>", "<argument>${project.build.directory}/runs/own</argument>"}) {
             assertTrue(pom.contains(flag), "the starter's pom.xml lacks " + flag);
         }
         Path launcher = Files.exists(Path.of("..", "jgrad")) ? Path.of("..", "jgrad") : Path.of("jgrad");
-        assertTrue(Files.readString(launcher).contains("--add-modules jdk.incubator.vector -XX:PerMethodTrapLimit=10000 -XX:+UseParallelGC -Xmn128m"),
-                "the launcher's flags changed: change the starter's pom.xml with them");
+        String script = Files.readString(launcher);
+        assertTrue(script.contains("--add-modules jdk.incubator.vector -XX:PerMethodTrapLimit=10000 -XX:+UseParallelGC $YOUNG")
+                && script.contains("YOUNG=\"-Xmn128m\""), "the launcher's flags changed: change the starter's pom.xml with them");
     }
 
     /** Every file the README names by its path (`bench/compare.py`, `DESIGN.md`, ...) is in the repository. */

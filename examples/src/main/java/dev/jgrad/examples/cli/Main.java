@@ -1,6 +1,6 @@
 package dev.jgrad.examples.cli;
 
-import dev.jgrad.examples.UserError;
+import dev.jgrad.train.RunException;
 import picocli.CommandLine;
 
 /** Entry point of the {@code jgrad} command line. */
@@ -40,15 +40,56 @@ public final class Main {
         return "jgrad: error: out of memory (" + what + ", with a Java heap of " + mb + " MB); " + advice;
     }
 
-    /** "; did you mean --epochs?" for a mistyped option or command: picocli's closest match, else nothing. */
+    /**
+     * "; did you mean --epochs?" for a mistyped option, "; did you mean gpt?" for a mistyped command: picocli's closest
+     * match for an option, the command within two edits for a command; else nothing.
+     */
     static String suggestion(CommandLine.ParameterException ex) {
-        if (ex instanceof CommandLine.UnmatchedArgumentException) {
-            java.util.List<String> close = ((CommandLine.UnmatchedArgumentException) ex).getSuggestions();
-            if (!close.isEmpty()) {
-                return "; did you mean " + close.get(0) + "?";
+        if (!(ex instanceof CommandLine.UnmatchedArgumentException)) {
+            return "";
+        }
+        CommandLine.UnmatchedArgumentException u = (CommandLine.UnmatchedArgumentException) ex;
+        Object command = ex.getCommandLine().getCommand();
+        if (command instanceof dev.jgrad.examples.train.TrainCommand.Example && !u.getUnmatched().isEmpty()) {
+            String instead = ((dev.jgrad.examples.train.TrainCommand.Example) command).insteadOf(u.getUnmatched().get(0));
+            if (instead != null) {
+                return "; " + instead;
             }
         }
-        return "";
+        java.util.Set<String> commands = ex.getCommandLine().getSubcommands().keySet();
+        if (!commands.isEmpty() && !u.getUnmatched().isEmpty() && !u.getUnmatched().get(0).startsWith("-")) {
+            String typed = u.getUnmatched().get(0);
+            String best = null;
+            int distance = 3;
+            for (String c : commands) {
+                int d = editDistance(typed.toLowerCase(java.util.Locale.ROOT), c);
+                if (d < distance) {
+                    best = c;
+                    distance = d;
+                }
+            }
+            return best == null ? "; choose one of " + String.join(", ", commands) : "; did you mean " + best + "?";
+        }
+        java.util.List<String> close = u.getSuggestions();
+        return close.isEmpty() ? "" : "; did you mean " + close.get(0) + "?";
+    }
+
+    /** Levenshtein's distance, with a swap of two neighbours counted as one edit ("gtp" is one edit from "gpt"). */
+    static int editDistance(String a, String b) {
+        int[][] d = new int[a.length() + 1][b.length() + 1];
+        for (int i = 0; i <= a.length(); i++) {
+            for (int j = 0; j <= b.length(); j++) {
+                if (i == 0 || j == 0) {
+                    d[i][j] = i + j;
+                    continue;
+                }
+                d[i][j] = Math.min(Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1), d[i - 1][j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1));
+                if (i > 1 && j > 1 && a.charAt(i - 1) == b.charAt(j - 2) && a.charAt(i - 2) == b.charAt(j - 1)) {
+                    d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+                }
+            }
+        }
+        return d[a.length()][b.length()];
     }
 
     /**
@@ -59,6 +100,7 @@ public final class Main {
 
     public static CommandLine commandLine() {
         CommandLine cl = new CommandLine(new JgradCommand());
+        dev.jgrad.examples.train.TrainCommand.dropOptionsNotTaken(cl.getSubcommands().get("train"));
         // --model CNN as well as cnn, as people type them.
         cl.setCaseInsensitiveEnumValuesAllowed(true);
         // A usage error is one line with a pointer to the help, not the whole usage text.
@@ -68,7 +110,7 @@ public final class Main {
             return CommandLine.ExitCode.USAGE;
         });
         cl.setExecutionExceptionHandler((ex, line, parsed) -> {
-            if (ex instanceof UserError) {
+            if (ex instanceof RunException) {
                 line.getErr().println("jgrad: error: " + oneLine(ex.getMessage()));
                 return CommandLine.ExitCode.USAGE;
             }

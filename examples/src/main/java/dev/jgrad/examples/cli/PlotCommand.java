@@ -1,8 +1,8 @@
 package dev.jgrad.examples.cli;
 
 import dev.jgrad.examples.UserError;
-import dev.jgrad.examples.report.LossChart;
-import dev.jgrad.examples.report.Metrics;
+import dev.jgrad.train.LossChart;
+import dev.jgrad.train.Metrics;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -11,10 +11,11 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 
-/** {@code jgrad plot METRICS.csv [--out FILE.png]}: redraws the loss chart of any run. */
+/** {@code jgrad plot RUN_FOLDER|METRICS.csv [--out FILE.png]}: redraws the loss chart of any run. */
 @Command(name = "plot", mixinStandardHelpOptions = true, description = "Redraw the loss chart of a run from its metrics.csv.")
 public final class PlotCommand implements Callable<Integer> {
-    @Parameters(index = "0", paramLabel = "METRICS.csv", description = "a metrics file with the columns step,epoch,series,split,loss")
+    @Parameters(index = "0", paramLabel = "RUN_FOLDER|METRICS.csv",
+            description = "a run folder, or a metrics file with the columns step,epoch,series,split,loss")
     Path metrics;
 
     @Option(names = "--out", paramLabel = "FILE.png", description = "where to write the chart (default: loss.png beside the metrics)")
@@ -25,6 +26,13 @@ public final class PlotCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        if (java.nio.file.Files.isDirectory(metrics)) {
+            Path csv = metrics.resolve("metrics.csv");
+            if (!java.nio.file.Files.exists(csv)) {
+                throw new UserError(metrics + " is a folder without a metrics.csv: give a run folder, or the metrics file itself");
+            }
+            metrics = csv;
+        }
         Metrics m;
         try {
             m = Metrics.read(metrics);

@@ -92,15 +92,33 @@ public final class SampleCommand implements Callable<Integer> {
         out.print(prompt);
         out.flush();
         long started = System.nanoTime();
+        long[] first = {0};
         gpt.generate(Tensor.of(ids, 1, ids.length), tokens, temperature, topK, new Generator(seed), t -> {
+            if (first[0] == 0) {
+                first[0] = System.nanoTime();
+            }
             out.print(tok.decode(t));
             out.flush();
         });
-        double seconds = (System.nanoTime() - started) / 1e9;
+        long ended = System.nanoTime();
         out.println();
         out.flush();
-        System.err.printf(Locale.ROOT, "%d tokens in %.2f s: %.0f tokens/s%n", tokens, seconds, tokens / Math.max(seconds, 1e-9));
+        System.err.println(speed(tokens, started, first[0], ended));
         return 0;
+    }
+
+    /**
+     * The speed line: the time in all, and the rate after the first token, whose time holds the prompt's forward pass and
+     * the JVM's compiling of the model's code (a short sample would otherwise report a fraction of the real rate).
+     */
+    static String speed(int tokens, long started, long first, long ended) {
+        double seconds = (ended - started) / 1e9;
+        if (tokens < 2) {
+            return String.format(Locale.ROOT, "%d token(s) in %.2f s", tokens, seconds);
+        }
+        double rest = Math.max(1e-9, (ended - first) / 1e9);
+        return String.format(Locale.ROOT, "%d tokens in %.2f s: %.0f tokens/s after the first, which took %.2f s (the prompt, and the"
+                + " JVM compiling the model's code)", tokens, seconds, (tokens - 1) / rest, (first - started) / 1e9);
     }
 
     private static GPT load(Path model) {

@@ -50,31 +50,43 @@ public final class Checker {
     private Checker() {
     }
 
+    /**
+     * Judges {@code results} against {@code corpus}. A case or result that is not shaped as the format says (not an object,
+     * no id, a field of the wrong kind) is a failure that names it, never an exception: a corpus is input.
+     */
     @SuppressWarnings("unchecked")
     public static Report check(Map<String, Object> corpus, Map<String, Object> results, Mode mode) {
         Map<String, Map<String, Object>> byId = new LinkedHashMap<>();
-        for (Object o : (List<Object>) results.get("results")) {
-            Map<String, Object> r = (Map<String, Object>) o;
-            byId.put(String.valueOf(r.get("id")), r);
+        Object resultList = results.get("results");
+        if (resultList instanceof List) {
+            for (Object o : (List<Object>) resultList) {
+                if (o instanceof Map) {
+                    byId.put(String.valueOf(((Map<String, Object>) o).get("id")), (Map<String, Object>) o);
+                }
+            }
         }
         Map<String, int[]> families = new TreeMap<>();
         List<String> failures = new ArrayList<>();
-        for (Object o : (List<Object>) corpus.get("cases")) {
-            Map<String, Object> c = (Map<String, Object>) o;
-            Map<String, Object> answer = c;
-            boolean nn = ((List<Object>) c.get("steps")).stream()
-                    .anyMatch(st -> NN_OPS.contains(String.valueOf(((Map<String, Object>) st).get("op"))));
-            if (mode != Mode.ALL && nn) {
+        Object caseList = corpus.get("cases");
+        List<Object> cases = caseList instanceof List ? (List<Object>) caseList : List.of();
+        for (int i = 0; i < cases.size(); i++) {
+            Object o = cases.get(i);
+            if (!(o instanceof Map) || !(((Map<String, Object>) o).get("id") instanceof String)) {
+                families.computeIfAbsent(MALFORMED, k -> new int[2])[1]++;
+                failures.add("cases[" + i + "]: not a case (an object with a string id), but " + describe(o));
                 continue;
             }
-            if (mode == Mode.FORWARD_ONLY) {
-                answer = forwardOnly(c);
-                if (answer == null) {
-                    continue;
-                }
+            Map<String, Object> c = (Map<String, Object>) o;
+            String id = (String) c.get("id");
+            String why;
+            try {
+                why = judge(c, byId.get(id), mode);
+            } catch (ClassCastException | NullPointerException | IllegalArgumentException | IndexOutOfBoundsException e) {
+                why = "malformed case or result (" + e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage()) + ")";
             }
-            String id = String.valueOf(c.get("id"));
-            String why = checkCase(c, byId.get(id), answer);
+            if (why == SKIPPED) {
+                continue;
+            }
             String family = id.split("\\.")[0];
             int[] f = families.computeIfAbsent(family, k -> new int[2]);
             f[why == null ? 0 : 1]++;
@@ -83,6 +95,34 @@ public final class Checker {
             }
         }
         return new Report(families, failures);
+    }
+
+    /** The family under which cases that are not cases at all are counted. */
+    static final String MALFORMED = "(malformed)";
+    /** What {@link #judge} returns for a case the mode leaves out. */
+    private static final String SKIPPED = new String("skipped");
+
+    /** Why the case failed, null when it passed, {@link #SKIPPED} when the mode leaves it out. */
+    @SuppressWarnings("unchecked")
+    private static String judge(Map<String, Object> c, Map<String, Object> result, Mode mode) {
+        Map<String, Object> answer = c;
+        boolean nn = ((List<Object>) c.getOrDefault("steps", List.of())).stream()
+                .anyMatch(st -> NN_OPS.contains(String.valueOf(((Map<String, Object>) st).get("op"))));
+        if (mode != Mode.ALL && nn) {
+            return SKIPPED;
+        }
+        if (mode == Mode.FORWARD_ONLY) {
+            answer = forwardOnly(c);
+            if (answer == null) {
+                return SKIPPED;
+            }
+        }
+        return checkCase(c, result, answer);
+    }
+
+    private static String describe(Object o) {
+        String s = o == null ? "null" : o instanceof Map ? "an object without a string id" : o instanceof List ? "a list" : "'" + o + "'";
+        return s.length() > 60 ? s.substring(0, 57) + "..." : s;
     }
 
     @SuppressWarnings("unchecked")
@@ -128,7 +168,11 @@ public final class Checker {
         }
         Map<String, Object> values = (Map<String, Object>) res.getOrDefault("values", Map.of());
         Map<String, Object> tol = (Map<String, Object>) c.getOrDefault("tol", Map.of());
-        for (Map.Entry<String, Object> e : ((Map<String, Object>) answer.get("expect")).entrySet()) {
+        Object expect = answer.get("expect");
+        if (!(expect instanceof Map)) {
+            return "the case has neither expect nor expect_error";
+        }
+        for (Map.Entry<String, Object> e : ((Map<String, Object>) expect).entrySet()) {
             String why = compare(e.getKey(), (Map<String, Object>) values.get(e.getKey()), (Map<String, Object>) e.getValue(), tol);
             if (why != null) {
                 return why;

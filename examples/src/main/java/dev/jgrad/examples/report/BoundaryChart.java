@@ -1,5 +1,6 @@
 package dev.jgrad.examples.report;
 
+import dev.jgrad.train.LossChart;
 import dev.jgrad.tensor.Tensor;
 import dev.jgrad.nn.io.AtomicFile;
 import org.jfree.chart.axis.NumberAxis;

@@ -1,5 +1,6 @@
 package dev.jgrad.examples.report;
 
+import dev.jgrad.train.LossChart;
 import dev.jgrad.nn.io.AtomicFile;
 import org.jfree.chart.JFreeChart;
 import org.jfree.chart.annotations.XYTextAnnotation;

@@ -2,7 +2,6 @@ package dev.jgrad.examples.train;
 
 import dev.jgrad.autograd.NoGrad;
 import dev.jgrad.autograd.Variable;
-import dev.jgrad.examples.report.Metrics;
 import dev.jgrad.nn.Embedding;
 import dev.jgrad.nn.GELU;
 import dev.jgrad.nn.Init;
@@ -14,17 +13,16 @@ import dev.jgrad.nn.MultiheadAttention;
 import dev.jgrad.nn.Sequential;
 import dev.jgrad.nn.data.DataLoader;
 import dev.jgrad.nn.data.TensorDataset;
-import dev.jgrad.nn.io.AtomicFileSet;
 import dev.jgrad.nn.optim.AdamW;
 import dev.jgrad.nn.optim.Optimizer;
 import dev.jgrad.tensor.DType;
 import dev.jgrad.tensor.Generator;
 import dev.jgrad.tensor.Tensor;
+import dev.jgrad.train.Fit;
 
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.Locale;
-import java.util.Map;
 
 /**
  * A task only attention solves: sequences of random tokens of varying length (padded to T), and at each
@@ -117,37 +115,34 @@ public final class AttentionExample {
     }
 
     public static Outcome run(TrainOptions o, PrintStream out) {
-        long started = System.nanoTime();
         int epochs = o.epochs(5);
         int batch = o.batchSize(32);
         double lr = o.lr(3e-3);
-        Path dir = RunDirectory.prepare(o, "attention");
         Generator g = new Generator(o.seed());
         Tensor[] train = data(g, TRAIN);
         Tensor[] test = data(g, TEST);
         Init.manualSeed(o.seed());
         TinyTransformer model = new TinyTransformer(new Generator(o.seed() + 1));
         Optimizer opt = new AdamW(model.parameters(), lr, 0.9, 0.98, 1e-8, 0.01);
-        String resumed = RunFiles.resume(o.resume(), model, opt);
         out.println("jgrad train attention: output, at each position, the token " + LOOKBACK + " steps earlier; sequences of "
                 + (LOOKBACK + 2) + ".." + MAX_LEN + " tokens from a vocabulary of " + (VOCAB - 1) + ", padded to " + MAX_LEN);
         out.println("Model: embeddings + positions, causal self-attention (" + HEADS + " heads, key padding mask), MLP, LayerNorm; "
-                + model.parameterCount() + " parameters; AdamW lr " + lr + ", batch " + batch + ", " + epochs + " epochs"
-                + (resumed == null ? "" : "; " + resumed));
-        Metrics metrics = new Metrics();
-        RunPosition start = RunFiles.resumePosition(o.resume(), dir, metrics, model);
+                + model.parameterCount() + " parameters; AdamW lr " + lr + ", batch " + batch + ", " + epochs + " epochs");
         DataLoader loader = new DataLoader(new TensorDataset(train), batch, true, o.seed(), false);
-        Trainer.fitNoted("train", opt, loader, epochs, b -> loss(model, b.get(0), b.get(1), b.get(2)),
-                () -> new Trainer.Validation(loss(model, test[0], test[1], test[2]).item(), ""), metrics,
-                new Progress("attention", epochs, loader.batches()), o.allowNan(),
-                RunFiles.epochSaver(dir, metrics, model, opt, "attention", o.seed()), start);
-        double acc = accuracy(model, test);
-        out.printf(Locale.ROOT, "held-out accuracy %.1f%% over %d positions with an answer (chance: %.1f%%)%n", 100 * acc,
-                (int) test[1].ne((double) Losses.IGNORE_INDEX).to(DType.FLOAT64).sum().item(), 100.0 / (VOCAB - 1));
-        AtomicFileSet files = RunFiles.curves(dir, metrics, "attention: copy the token " + LOOKBACK + " steps back",
-                String.format(Locale.ROOT, "held-out accuracy %.1f%%  (seed %d)", 100 * acc, o.seed()));
-        RunFiles.finish(files, dir, "attention", o.seed(), started, epochs,
-                Map.of("train", RunFiles.series(metrics, "train", "accuracy", acc)), model, opt, Map.of(), out);
-        return new Outcome(acc, metrics.last("train", "train"), dir);
+        double[] acc = new double[1];
+        Fit.Result r = o.applyTo(Fit.of(model, opt, loader), "attention")
+                .loss(b -> loss(model, b.get(0), b.get(1), b.get(2)))
+                .heldOut(() -> loss(model, test[0], test[1], test[2]).item())
+                .epochs(epochs)
+                .title("attention: copy the token " + LOOKBACK + " steps back")
+                .atEnd(end -> {
+                    acc[0] = accuracy(model, test);
+                    out.printf(Locale.ROOT, "held-out accuracy %.1f%% over %d positions with an answer (chance: %.1f%%)%n", 100 * acc[0],
+                            (int) test[1].ne((double) Losses.IGNORE_INDEX).to(DType.FLOAT64).sum().item(), 100.0 / (VOCAB - 1));
+                    end.subtitle(String.format(Locale.ROOT, "held-out accuracy %.1f%%  (seed %d)", 100 * acc[0], o.seed()))
+                            .summary("train", "accuracy", acc[0]);
+                })
+                .run(out);
+        return new Outcome(acc[0], r.trainLoss(), r.dir());
     }
 }

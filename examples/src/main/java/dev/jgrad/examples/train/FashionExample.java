@@ -4,7 +4,6 @@ import dev.jgrad.autograd.NoGrad;
 import dev.jgrad.autograd.Variable;
 import dev.jgrad.examples.UserError;
 import dev.jgrad.examples.report.ConfusionChart;
-import dev.jgrad.examples.report.Metrics;
 import dev.jgrad.nn.BatchNorm2d;
 import dev.jgrad.nn.Conv2d;
 import dev.jgrad.nn.Dropout;
@@ -19,12 +18,12 @@ import dev.jgrad.nn.Sequential;
 import dev.jgrad.nn.data.DataLoader;
 import dev.jgrad.nn.data.IdxFormatException;
 import dev.jgrad.nn.data.ImageDataset;
-import dev.jgrad.nn.io.AtomicFileSet;
 import dev.jgrad.nn.optim.Adam;
 import dev.jgrad.nn.optim.Optimizer;
 import dev.jgrad.tensor.Generator;
 import dev.jgrad.tensor.Memory;
 import dev.jgrad.tensor.Tensor;
+import dev.jgrad.train.Fit;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -168,6 +167,9 @@ public final class FashionExample {
 
     public static Outcome run(Model kind, Path dataDir, TrainOptions o, PrintStream out) {
         long started = System.nanoTime();
+        int epochs = o.epochs(kind == Model.mlp ? 20 : 6);
+        int batch = o.batchSize(kind == Model.mlp ? 128 : 64);
+        double lr = o.lr(1e-3);
         ImageDataset[] data = load(dataDir);
         ImageDataset train = data[0];
         ImageDataset test = data[1];
@@ -179,55 +181,52 @@ public final class FashionExample {
             throw new UserError(dataDir + ": the labels go up to " + (classes - 1) + ", Fashion-MNIST has " + CLASSES.length + " classes");
         }
         String name = "fashion-" + kind;
-        int epochs = o.epochs(kind == Model.mlp ? 20 : 6);
-        int batch = o.batchSize(kind == Model.mlp ? 128 : 64);
-        double lr = o.lr(1e-3);
-        Path dir = RunDirectory.prepare(o, name);
         Init.manualSeed(o.seed());
         Sequential model = build(kind, new Generator(o.seed() + 1));
         Optimizer opt = new Adam(model.parameters(), lr);
-        String resumed = RunFiles.resume(o.resume(), model, opt);
         out.println("jgrad train fashion --model " + kind + ": Fashion-MNIST from " + dataDir + ", " + train.size() + " training and "
                 + test.size() + " test images; " + model.parameterCount() + " parameters, cross-entropy, Adam lr " + lr + ", batch "
-                + batch + ", " + epochs + " epochs" + (resumed == null ? "" : "; " + resumed));
-        Metrics metrics = new Metrics();
-        RunPosition start = RunFiles.resumePosition(o.resume(), dir, metrics, model);
+                + batch + ", " + epochs + " epochs");
         DataLoader loader = new DataLoader(train, batch, true, o.seed(), false);
         model.train();
         Evaluation[] last = new Evaluation[1];
-        // The series is the model, so that the chart's legend reads "cnn (train)" and "cnn (val)", the test set's loss.
+        double[] acc = {Double.NaN};
+        double[][] perClass = {new double[CLASSES.length]};
+        // The series is the model, so that the chart's legend reads "cnn train" and "cnn test", the test set's loss.
         String series = kind.name();
-        Trainer.fitNoted(series, opt, loader, epochs,
-                b -> Losses.crossEntropy(model.forward(Variable.of(b.get(0))), b.get(1)),
-                () -> {
+        Fit.Result r = o.applyTo(Fit.of(model, opt, loader), name)
+                .series(series)
+                .loss(b -> Losses.crossEntropy(model.forward(Variable.of(b.get(0))), b.get(1)))
+                .evaluate(() -> {
                     last[0] = evaluate(model, test, CLASSES.length, batch);
-                    return new Trainer.Validation(last[0].loss(), String.format(Locale.ROOT, "test accuracy %.2f%%", 100 * last[0].accuracy()),
-                            "test");
-                },
-                metrics, new Progress(name, epochs, loader.batches()), o.allowNan(),
-                RunFiles.epochSaver(dir, metrics, model, opt, name, o.seed()), start);
-        Evaluation ev = last[0] != null ? last[0] : evaluate(model, test, CLASSES.length, batch);
-        double acc = ev.accuracy();
-        double[] perClass = ev.perClass();
-        out.printf(Locale.ROOT, "test accuracy %.2f%% (%d images)%n", 100 * acc, test.size());
-        StringBuilder perClassLine = new StringBuilder();
-        for (int c = 0; c < CLASSES.length; c++) {
-            perClassLine.append(c == 0 ? "" : ", ").append(CLASSES[c]).append(String.format(Locale.ROOT, " %.1f%%", 100 * perClass[c]));
-        }
-        out.println("per class: " + perClassLine);
-        String subtitle = String.format(Locale.ROOT, "%s, test accuracy %.2f%%  (seed %d, %d epochs)", kind, 100 * acc, o.seed(), epochs);
-        AtomicFileSet files = RunFiles.curves(dir, metrics, "Fashion-MNIST " + kind + ": cross-entropy", subtitle);
-        files.add("confusion.png", ConfusionChart.png(ev.confusion(), CLASSES, "Fashion-MNIST " + kind + ": confusion matrix (test set)",
-                subtitle));
-        Map<String, Object> summary = RunFiles.series(metrics, series, "accuracy", acc);
-        Map<String, Object> per = new LinkedHashMap<>();
-        for (int c = 0; c < CLASSES.length; c++) {
-            per.put(CLASSES[c], perClass[c]);
-        }
-        summary.put("per_class_accuracy", per);
-        summary.put("seconds_per_epoch", epochs == 0 ? null : Math.round((System.nanoTime() - started) / 1e7 / epochs) / 100.0);
-        RunFiles.finish(files, dir, name, o.seed(), started, epochs, Map.of(series, summary), model, opt, Map.of("model", kind.name()),
-                out);
-        return new Outcome(acc, perClass, metrics.last(series, "train"), dir);
+                    return dev.jgrad.train.Evaluation.of(last[0].loss()).split("test")
+                            .note(String.format(Locale.ROOT, "test accuracy %.2f%%", 100 * last[0].accuracy()));
+                })
+                .epochs(epochs)
+                .title("Fashion-MNIST " + kind + ": cross-entropy")
+                .atEnd(end -> {
+                    Evaluation ev = last[0] != null ? last[0] : evaluate(model, test, CLASSES.length, batch);
+                    acc[0] = ev.accuracy();
+                    perClass[0] = ev.perClass();
+                    out.printf(Locale.ROOT, "test accuracy %.2f%% (%d images)%n", 100 * acc[0], test.size());
+                    StringBuilder perClassLine = new StringBuilder();
+                    Map<String, Object> per = new LinkedHashMap<>();
+                    for (int c = 0; c < CLASSES.length; c++) {
+                        perClassLine.append(c == 0 ? "" : ", ").append(CLASSES[c]).append(String.format(Locale.ROOT, " %.1f%%", 100 * perClass[0][c]));
+                        per.put(CLASSES[c], perClass[0][c]);
+                    }
+                    out.println("per class: " + perClassLine);
+                    String subtitle = String.format(Locale.ROOT, "%s, test accuracy %.2f%%  (seed %d, %d epochs)", kind, 100 * acc[0], o.seed(),
+                            end.epochsDone());
+                    end.subtitle(subtitle);
+                    end.file("confusion.png", ConfusionChart.png(ev.confusion(), CLASSES, "Fashion-MNIST " + kind
+                            + ": confusion matrix (test set)", subtitle));
+                    end.summary(series, "accuracy", acc[0]).summary(series, "per_class_accuracy", per);
+                    end.summary(series, "seconds_per_epoch", end.epochsDone() == 0 ? null
+                            : Math.round((System.nanoTime() - started) / 1e7 / end.epochsDone()) / 100.0);
+                })
+                .metadata(Map.of("model", kind.name()))
+                .run(out);
+        return new Outcome(acc[0], perClass[0], r.trainLoss(), r.dir());
     }
 }

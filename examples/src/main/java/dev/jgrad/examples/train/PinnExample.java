@@ -1,24 +1,26 @@
 package dev.jgrad.examples.train;
 
 import dev.jgrad.autograd.Autograd;
+import dev.jgrad.autograd.EnableGrad;
 import dev.jgrad.autograd.NoGrad;
 import dev.jgrad.autograd.Variable;
-import dev.jgrad.examples.UserError;
-import dev.jgrad.examples.report.Metrics;
 import dev.jgrad.examples.report.SolutionChart;
 import dev.jgrad.nn.Init;
 import dev.jgrad.nn.Linear;
 import dev.jgrad.nn.Sequential;
 import dev.jgrad.nn.Tanh;
-import dev.jgrad.nn.io.AtomicFileSet;
 import dev.jgrad.nn.optim.Adam;
 import dev.jgrad.nn.optim.LrScheduler;
 import dev.jgrad.tensor.Generator;
 import dev.jgrad.tensor.Memory;
 import dev.jgrad.tensor.Tensor;
+import dev.jgrad.train.Batches;
+import dev.jgrad.train.Evaluation;
+import dev.jgrad.train.Fit;
 
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
@@ -43,140 +45,55 @@ public final class PinnExample {
     }
 
     public static Outcome run(Problem problem, TrainOptions o, PrintStream out) {
-        long started = System.nanoTime();
         Pde pde = problem == Problem.POISSON1D ? new Poisson1d() : new Poisson2d();
         int epochs = o.epochs(pde.epochs());
         int batch = o.batchSize(pde.batch());
         double lr = o.lr(2e-3);
-        Path dir = RunDirectory.prepare(o, "pinn");
+        int width = pde.width();
+        // A step keeps, for every point and hidden unit, the forward pass and the two derivatives' passes through the three
+        // tanh layers, and their backward: some 64 floats (an estimate within about two).
+        HeapCheck.require("a PINN step on " + batch + " collocation points", 256L * batch * width, "a smaller --batch-size");
         Init.manualSeed(o.seed());
         Generator init = new Generator(o.seed() + 1);
-        int width = pde.width();
         Sequential net = new Sequential(new Linear(pde.dim(), width, true, init), new Tanh(), new Linear(width, width, true, init),
                 new Tanh(), new Linear(width, width, true, init), new Tanh(), new Linear(width, 1, true, init));
         Adam opt = new Adam(net.parameters(), lr);
-        String resumed = RunFiles.resume(o.resume(), net, opt);
-        // The optimizer's saved rate is where its schedule had taken it; the schedule starts from the configured one.
-        opt.setLr(lr);
-        int total = epochs * STEPS_PER_EPOCH;
-        LrScheduler schedule = LrScheduler.cosine(opt, Math.max(1, total), lr / 50);
+        long total = (long) epochs * STEPS_PER_EPOCH;
+        LrScheduler schedule = LrScheduler.cosine(opt, (int) Math.max(1, Math.min(Integer.MAX_VALUE, total)), lr / 50);
         out.println("jgrad train pinn: " + pde.describe() + "; tanh MLP " + pde.dim() + "-" + width + "-" + width + "-" + width
                 + "-1, " + batch + " collocation points drawn each step, Adam lr " + lr + " (cosine to " + lr / 50 + "), "
-                + epochs + " epochs of " + STEPS_PER_EPOCH + " steps" + (resumed == null ? "" : "; " + resumed));
+                + epochs + " epochs of " + STEPS_PER_EPOCH + " steps");
         Generator points = new Generator(o.seed());
         Tensor grid = pde.grid();
         Tensor exact = pde.exact(grid);
         Tensor heldOut = pde.interior(new Generator(o.seed() + 2), batch);
-        Metrics metrics = new Metrics();
-        Progress progress = new Progress("pinn", epochs, STEPS_PER_EPOCH);
-        double error = relativeError(net, grid, exact);
-        long step = 0;
-        RunPosition.clear();
-        // Where the run stands, for its checkpoints: a run resumed in its own folder goes on from there exactly.
-        int startEpoch = 1;
-        int startStep = 0;
-        double startSum = 0;
-        Map<String, String> resumeMeta = RunFiles.continuingMetadata(o.resume(), dir);
-        if (resumeMeta != null && resumeMeta.containsKey(PINN_STEP)) {
-            try {
-                step = Long.parseLong(resumeMeta.get(PINN_STEP));
-                startEpoch = Integer.parseInt(resumeMeta.get(PINN_EPOCH));
-                startStep = Integer.parseInt(resumeMeta.get(PINN_STEP_IN_EPOCH));
-                startSum = Double.parseDouble(resumeMeta.get(PINN_EPOCH_SUM));
-                points.restore(resumeMeta.get(PINN_RNG));
-            } catch (RuntimeException ex) {
-                throw new UserError("--resume: " + o.resume() + " does not say where its run stood (" + ex.getMessage() + ")");
-            }
-            for (long k = 0; k < step; k++) {
-                schedule.step();
-            }
-            for (Metrics.Row r : RunFiles.readMetrics(dir)) {
-                if (r.epoch() < startEpoch) {
-                    metrics.add(r.step(), r.epoch(), r.series(), r.split(), r.loss());
-                }
-            }
-        }
-        // The next step's epoch and index in it, and the epoch's loss so far: what a checkpoint records.
-        int atEpoch = startEpoch;
-        int atStep = startStep;
-        double atSum = startSum;
-        long lastSave = System.nanoTime();
-        for (int e = startEpoch; e <= epochs && !Interrupt.requested(); e++) {
-            progress.startEpoch(e);
-            double sum = e == startEpoch ? startSum : 0;
-            for (int s = e == startEpoch ? startStep : 0; s < STEPS_PER_EPOCH; s++) {
-                if (Interrupt.requested()) {
-                    break;
-                }
-                double v;
-                try (Memory.Scope scope = Memory.scope()) {
-                    opt.zeroGrad();
-                    Variable loss = loss(pde, net, pde.interior(points, batch), pde.boundary(points, pde.boundaryPoints(batch)));
-                    v = loss.item();
-                    if (!Double.isFinite(v) && !o.allowNan()) {
-                        throw new UserError(String.format(Locale.ROOT, "the pinn loss is %s at epoch %d, step %d: the run stopped and "
-                                + "saved nothing (lower --lr, or pass --allow-nan to go on)", v, e, s + 1));
+        int boundaryPoints = pde.boundaryPoints(batch);
+        double[] error = {relativeError(net, grid, exact)};
+        Fit.Result r = o.applyTo(Fit.of(net, opt, Batches.drawn(points, g -> List.of(pde.interior(g, batch), pde.boundary(g, boundaryPoints)))),
+                        "pinn")
+                .series("pinn")
+                .loss(b -> loss(pde, net, b.get(0), b.get(1)))
+                .epochs(epochs)
+                .evaluateEvery(STEPS_PER_EPOCH)
+                .schedule(schedule)
+                .evaluate(() -> {
+                    double val = heldOutResidual(pde, net, heldOut);
+                    error[0] = relativeError(net, grid, exact);
+                    return Evaluation.of(val).note(String.format(Locale.ROOT, "relative L2 error %.2e", error[0]));
+                })
+                .metadata(Map.of("problem", problem.name().toLowerCase(Locale.ROOT)))
+                .title("pinn: mean squared PDE residual + boundary loss")
+                .atEnd(end -> {
+                    out.printf(Locale.ROOT, "relative L2 error against the exact solution: %.3e%n", error[0]);
+                    String subtitle = String.format(Locale.ROOT, "%s; relative L2 error %.2e  (seed %d)", pde.name(), error[0], o.seed());
+                    end.subtitle(subtitle).summary("pinn", "rel_l2_error", error[0]);
+                    try (NoGrad g = NoGrad.enter()) {
+                        end.file("solution.png", SolutionChart.png(grid, net.forward(Variable.of(grid)).data(), exact,
+                                pde.name() + ": prediction and exact solution", subtitle));
                     }
-                    loss.backward();
-                    opt.step();
-                    schedule.step();
-                }
-                sum += v;
-                step++;
-                atEpoch = e;
-                atStep = s + 1;
-                atSum = sum;
-                progress.step(v);
-                Interrupt.at("epoch " + e + ", step " + step);
-                Interrupt.stepped(step);
-            }
-            if (Interrupt.requested()) {
-                break;
-            }
-            atEpoch = e + 1;
-            atStep = 0;
-            atSum = 0;
-            double val = heldOutResidual(pde, net, heldOut);
-            error = relativeError(net, grid, exact);
-            metrics.add(step, e, "pinn", "train", sum / STEPS_PER_EPOCH);
-            metrics.add(step, e, "pinn", "val", val);
-            progress.endEpoch(String.format(Locale.ROOT, "held-out residual %.3g  relative L2 error %.2e", val, error));
-            if (e < epochs && System.nanoTime() - lastSave >= RunFiles.EPOCH_SAVE_NANOS) {
-                lastSave = System.nanoTime();
-                AtomicFileSet files = new AtomicFileSet(dir).addString("metrics.csv", metrics.toCsv());
-                RunFiles.addCheckpoint(files, dir, net, opt, position(problem, step, atEpoch, atStep, atSum, points));
-                RunFiles.commit(files);
-            }
-        }
-        out.printf(Locale.ROOT, "relative L2 error against the exact solution: %.3e%n", error);
-        String subtitle = String.format(Locale.ROOT, "%s; relative L2 error %.2e  (seed %d)", pde.name(), error, o.seed());
-        AtomicFileSet files = RunFiles.curves(dir, metrics, "pinn: mean squared PDE residual + boundary loss", subtitle);
-        try (NoGrad g = NoGrad.enter()) {
-            files.add("solution.png", SolutionChart.png(grid, net.forward(Variable.of(grid)).data(), exact,
-                    pde.name() + ": prediction and exact solution", subtitle));
-        }
-        Map<String, Object> series = RunFiles.series(metrics, "pinn", "rel_l2_error", error);
-        RunFiles.finish(files, dir, "pinn", o.seed(), started, epochs, Map.of("pinn", series), net, opt,
-                position(problem, step, atEpoch, atStep, atSum, points), out);
-        return new Outcome(error, metrics.last("pinn", "train"), dir);
-    }
-
-    private static final String PINN_STEP = "jgrad.step";
-    private static final String PINN_EPOCH = "jgrad.pinn.epoch";
-    private static final String PINN_STEP_IN_EPOCH = "jgrad.pinn.step_in_epoch";
-    private static final String PINN_EPOCH_SUM = "jgrad.pinn.epoch_loss_sum";
-    private static final String PINN_RNG = "jgrad.rng.points";
-
-    /** A checkpoint's metadata: the problem, and where the run stands (the next step's epoch and index, the points' generator). */
-    private static Map<String, String> position(Problem problem, long step, int epoch, int stepInEpoch, double epochSum, Generator points) {
-        Map<String, String> m = new java.util.LinkedHashMap<>();
-        m.put("problem", problem.name().toLowerCase(Locale.ROOT));
-        m.put(PINN_STEP, Long.toString(step));
-        m.put(PINN_EPOCH, Integer.toString(epoch));
-        m.put(PINN_STEP_IN_EPOCH, Integer.toString(stepInEpoch));
-        m.put(PINN_EPOCH_SUM, Double.toString(epochSum));
-        m.put(PINN_RNG, points.state());
-        return m;
+                })
+                .run(out);
+        return new Outcome(error[0], r.trainLoss(), r.dir());
     }
 
     /** The mean squared residual at the interior points plus the weighted mean square of u on the boundary. */
@@ -188,7 +105,7 @@ public final class PinnExample {
 
     /** The mean squared residual at fixed held-out points (derivatives need recording, the result does not). */
     private static double heldOutResidual(Pde pde, Sequential net, Tensor points) {
-        try (Memory.Scope scope = Memory.scope()) {
+        try (EnableGrad g = EnableGrad.enter(); Memory.Scope scope = Memory.scope()) {
             return pde.residual(net, Variable.of(points, true)).square().mean().item();
         }
     }

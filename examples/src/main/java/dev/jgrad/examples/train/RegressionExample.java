@@ -2,26 +2,26 @@ package dev.jgrad.examples.train;
 
 import dev.jgrad.autograd.NoGrad;
 import dev.jgrad.autograd.Variable;
-import dev.jgrad.examples.report.Metrics;
 import dev.jgrad.nn.Init;
 import dev.jgrad.nn.Linear;
 import dev.jgrad.nn.Losses;
+import dev.jgrad.nn.ModuleDict;
 import dev.jgrad.nn.Sequential;
 import dev.jgrad.nn.Tanh;
 import dev.jgrad.nn.data.DataLoader;
 import dev.jgrad.nn.data.TensorDataset;
-import dev.jgrad.nn.io.AtomicFileSet;
 import dev.jgrad.nn.optim.Adam;
 import dev.jgrad.nn.optim.Optimizer;
 import dev.jgrad.tensor.BroadcastGuard;
 import dev.jgrad.tensor.Generator;
 import dev.jgrad.tensor.ShapeException;
 import dev.jgrad.tensor.Tensor;
+import dev.jgrad.train.Evaluation;
+import dev.jgrad.train.Fit;
 
 import java.io.PrintStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
@@ -74,11 +74,9 @@ public final class RegressionExample {
     }
 
     public static Outcome run(TrainOptions o, PrintStream out) {
-        long started = System.nanoTime();
         int epochs = o.epochs(40);
         int batch = o.batchSize(64);
         double lr = o.lr(3e-3);
-        Path dir = RunDirectory.prepare(o, "regression");
         Generator data = new Generator(o.seed());
         Tensor xTrain = Tensor.randn(data, TRAIN, FEATURES);
         Tensor yTrain = signal(xTrain).add(Tensor.randn(data, TRAIN).mul(0.1));
@@ -86,106 +84,42 @@ public final class RegressionExample {
         Tensor yTest = signal(xTest).add(Tensor.randn(data, TEST).mul(0.1));
 
         Init.manualSeed(o.seed());
-        Sequential buggy = model(new Generator(o.seed() + 1));
-        Sequential fixed = model(new Generator(o.seed() + 1));
-        Optimizer buggyOpt = new Adam(buggy.parameters(), lr);
-        Optimizer fixedOpt = new Adam(fixed.parameters(), lr);
-        String resumed = RunFiles.resume(o.resume(), fixed, fixedOpt);
-        Metrics metrics = new Metrics();
-        RunPosition buggyAt = RunPosition.start();
-        RunPosition fixedAt = RunPosition.start();
-        if (resumed != null) {
-            Path buggyFile = o.resume().toAbsolutePath().resolveSibling(BUGGY_MODEL);
-            if (RunFiles.continuingMetadata(o.resume(), dir) != null && Files.exists(buggyFile)) {
-                // The run goes on in its folder: each series from its own checkpoint, position and curves.
-                RunFiles.resume(buggyFile, buggyFile.resolveSibling(BUGGY_OPTIMIZER), buggy, buggyOpt);
-                buggyAt = RunFiles.resumePosition(buggyFile, dir, new Metrics(), buggy);
-                fixedAt = RunFiles.resumePosition(o.resume(), dir, new Metrics(), fixed);
-                RunPosition b = buggyAt;
-                RunPosition f = fixedAt;
-                RunFiles.continueCurves(dir, metrics, series -> series.equals("buggy") ? b : f);
-                resumed += ", the buggy series from " + buggyFile.getFileName();
-            } else {
-                // Weights from elsewhere start a new run: both series from them, the same initialisation as ever.
-                RunFiles.resume(o.resume(), buggy, buggyOpt);
-            }
-        }
+        // Two models from the same initialisation, trained side by side on the same batches by one optimizer: Adam's update of
+        // each weight depends on that weight's gradients alone, so each model trains exactly as it would on its own.
+        ModuleDict models = new ModuleDict();
+        Sequential buggy = models.put("buggy", model(new Generator(o.seed() + 1)));
+        Sequential fixed = models.put("fixed", model(new Generator(o.seed() + 1)));
+        Optimizer opt = new Adam(models.parameters(), lr);
 
         out.println("jgrad train regression: y = f(x) + noise with x of " + FEATURES + " features, " + TRAIN + " training and "
                 + TEST + " held-out samples");
-        out.println("An MLP " + FEATURES + "-" + HIDDEN + "-" + HIDDEN + "-1 is trained twice from the same initialisation (seed "
-                + o.seed() + ", Adam lr " + lr + ", batch " + batch + ", " + epochs + " epochs)" + (resumed == null ? "" : "; " + resumed) + ".");
+        out.println("An MLP " + FEATURES + "-" + HIDDEN + "-" + HIDDEN + "-1 is trained twice from the same initialisation, side by side"
+                + " (seed " + o.seed() + ", Adam lr " + lr + ", batch " + batch + ", " + epochs + " epochs).");
         out.println();
 
-        TensorDataset train = new TensorDataset(xTrain, yTrain);
-        // Each series gets its own loader with the same seed: both see the same batches in the same order.
-        DataLoader buggyBatches = new DataLoader(train, batch, true, o.seed(), false);
-        DataLoader fixedBatches = new DataLoader(train, batch, true, o.seed(), false);
-        RunPosition buggyPos = buggyAt;
-        RunPosition fixedPos = fixedAt;
-        // Both series and the curves, replaced together: the buggy one beside the model, which is the fixed one.
-        RunFiles.Saver saver = new RunFiles.Saver(() -> {
-            AtomicFileSet files = new AtomicFileSet(dir).addString("metrics.csv", metrics.toCsv());
-            if (RunFiles.allFinite(buggy) && RunFiles.allFinite(fixed)) {
-                addSeries(files, dir, buggy, buggyOpt, buggyPos, fixed, fixedOpt, fixedPos, o.seed());
-            }
-            RunFiles.commit(files);
-        });
-        // The bug: target (B,) against pred (B,1) broadcasts to (B,B).
-        Trainer.fitNoted("buggy", buggyOpt, buggyBatches, epochs,
-                b -> buggy.forward(Variable.of(b.get(0))).sub(Variable.of(b.get(1))).square().mean(),
-                () -> new Trainer.Validation(heldOutMse(buggy, xTest, yTest), ""), metrics,
-                new Progress("regression/buggy", epochs, buggyBatches.batches()), o.allowNan(), saver, buggyPos);
-        // The fix: the same expression with the shapes lined up.
-        Trainer.fitNoted("fixed", fixedOpt, fixedBatches, epochs,
-                b -> fixed.forward(Variable.of(b.get(0))).sub(Variable.of(b.get(1)).unsqueeze(1)).square().mean(),
-                () -> new Trainer.Validation(heldOutMse(fixed, xTest, yTest), ""), metrics,
-                new Progress("regression/fixed", epochs, fixedBatches.batches()), o.allowNan(), saver, fixedPos);
-
-        double buggyR2;
-        double fixedR2;
-        try (NoGrad g = NoGrad.enter()) {
-            buggyR2 = r2(buggy.forward(Variable.of(xTest)).data(), yTest);
-            fixedR2 = r2(fixed.forward(Variable.of(xTest)).data(), yTest);
-        }
-        report(out, batch, buggyR2, fixedR2, buggy, xTest, yTest);
-
-        AtomicFileSet files = RunFiles.curves(dir, metrics, "regression: the (B,1) - (B,) loss bug beside the fix",
-                String.format(Locale.ROOT, "held-out R² buggy %.2f, fixed %.2f  (seed %d)", buggyR2, fixedR2, o.seed()));
-        Map<String, Map<String, Object>> series = new LinkedHashMap<>();
-        series.put("buggy", RunFiles.series(metrics, "buggy", "r2", buggyR2));
-        series.put("fixed", RunFiles.series(metrics, "fixed", "r2", fixedR2));
-        out.println();
-        if (epochs > 0 && RunFiles.allFinite(buggy)) {
-            RunFiles.addCheckpoint(files, dir, BUGGY_MODEL, BUGGY_OPTIMIZER, buggy, buggyOpt, seriesMetadata("buggy", o.seed()), buggyPos);
-        }
-        RunPosition.clear();
-        RunFiles.finish(files, dir, "regression", o.seed(), started, epochs, series, fixed, fixedOpt, positioned(fixedPos), out);
-        return new Outcome(buggyR2, fixedR2, metrics.last("buggy", "train"), metrics.last("fixed", "train"), dir);
-    }
-
-    /** The buggy series' files: its weights and optimizer state beside the run's model, which is the fixed series. */
-    static final String BUGGY_MODEL = "buggy.safetensors";
-    static final String BUGGY_OPTIMIZER = "buggy.optimizer.safetensors";
-
-    private static Map<String, String> seriesMetadata(String series, long seed) {
-        Map<String, String> m = new LinkedHashMap<>();
-        m.put("example", "regression");
-        m.put("seed", Long.toString(seed));
-        m.put("series", series);
-        return m;
-    }
-
-    private static Map<String, String> positioned(RunPosition pos) {
-        Map<String, String> m = new LinkedHashMap<>(pos.toMetadata());
-        m.put("series", "fixed");
-        return m;
-    }
-
-    private static void addSeries(AtomicFileSet files, Path dir, Sequential buggy, Optimizer buggyOpt, RunPosition buggyPos,
-                                  Sequential fixed, Optimizer fixedOpt, RunPosition fixedPos, long seed) {
-        RunFiles.addCheckpoint(files, dir, BUGGY_MODEL, BUGGY_OPTIMIZER, buggy, buggyOpt, seriesMetadata("buggy", seed), buggyPos);
-        RunFiles.addCheckpoint(files, dir, RunFiles.MODEL, RunFiles.OPTIMIZER, fixed, fixedOpt, seriesMetadata("fixed", seed), fixedPos);
+        DataLoader batches = new DataLoader(new TensorDataset(xTrain, yTrain), batch, true, o.seed(), false);
+        double[] r2 = {Double.NaN, Double.NaN};
+        Fit.Result r = o.applyTo(Fit.of(models, opt, batches), "regression")
+                .losses(List.of("buggy", "fixed"), b -> Map.of(
+                        // The bug: target (B,) against pred (B,1) broadcasts to (B,B).
+                        "buggy", buggy.forward(Variable.of(b.get(0))).sub(Variable.of(b.get(1))).square().mean(),
+                        // The fix: the same expression with the shapes lined up.
+                        "fixed", fixed.forward(Variable.of(b.get(0))).sub(Variable.of(b.get(1)).unsqueeze(1)).square().mean()))
+                .evaluate(() -> Evaluation.of(Map.of("buggy", heldOutMse(buggy, xTest, yTest), "fixed", heldOutMse(fixed, xTest, yTest))))
+                .epochs(epochs)
+                .title("regression: the (B,1) - (B,) loss bug beside the fix")
+                .atEnd(end -> {
+                    try (NoGrad g = NoGrad.enter()) {
+                        r2[0] = r2(buggy.forward(Variable.of(xTest)).data(), yTest);
+                        r2[1] = r2(fixed.forward(Variable.of(xTest)).data(), yTest);
+                    }
+                    report(out, batch, r2[0], r2[1], buggy, xTest, yTest);
+                    out.println();
+                    end.subtitle(String.format(Locale.ROOT, "held-out R² buggy %.2f, fixed %.2f  (seed %d)", r2[0], r2[1], o.seed()))
+                            .summary("buggy", "r2", r2[0]).summary("fixed", "r2", r2[1]);
+                })
+                .run(out);
+        return new Outcome(r2[0], r2[1], r.metrics().last("buggy", "train"), r.metrics().last("fixed", "train"), r.dir());
     }
 
     private static double heldOutMse(Sequential model, Tensor x, Tensor y) {

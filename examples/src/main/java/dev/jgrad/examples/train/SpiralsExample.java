@@ -3,7 +3,6 @@ package dev.jgrad.examples.train;
 import dev.jgrad.autograd.NoGrad;
 import dev.jgrad.autograd.Variable;
 import dev.jgrad.examples.report.BoundaryChart;
-import dev.jgrad.examples.report.Metrics;
 import dev.jgrad.nn.Init;
 import dev.jgrad.nn.Linear;
 import dev.jgrad.nn.Losses;
@@ -11,17 +10,16 @@ import dev.jgrad.nn.Sequential;
 import dev.jgrad.nn.Tanh;
 import dev.jgrad.nn.data.DataLoader;
 import dev.jgrad.nn.data.TensorDataset;
-import dev.jgrad.nn.io.AtomicFileSet;
 import dev.jgrad.nn.optim.Adam;
 import dev.jgrad.nn.optim.Optimizer;
 import dev.jgrad.tensor.DType;
 import dev.jgrad.tensor.Generator;
 import dev.jgrad.tensor.Tensor;
+import dev.jgrad.train.Fit;
 
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.Locale;
-import java.util.Map;
 
 /** Two interleaved spirals, one per class, separated by an MLP trained with cross-entropy; draws the decision boundary. */
 public final class SpiralsExample {
@@ -59,11 +57,9 @@ public final class SpiralsExample {
     }
 
     public static Outcome run(TrainOptions o, PrintStream out) {
-        long started = System.nanoTime();
         int epochs = o.epochs(150);
         int batch = o.batchSize(64);
         double lr = o.lr(1e-2);
-        Path dir = RunDirectory.prepare(o, "mlp");
         Generator g = new Generator(o.seed());
         Tensor[] train = spirals(g, TRAIN);
         Tensor[] test = spirals(g, TEST);
@@ -72,29 +68,27 @@ public final class SpiralsExample {
         Sequential model = new Sequential(new Linear(2, 64, true, init), new Tanh(), new Linear(64, 64, true, init), new Tanh(),
                 new Linear(64, 2, true, init));
         Optimizer opt = new Adam(model.parameters(), lr);
-        String resumed = RunFiles.resume(o.resume(), model, opt);
         out.println("jgrad train mlp: two spirals of " + TURNS + " turns, " + TRAIN + " training and " + TEST + " held-out points;"
-                + " MLP 2-64-64-2, cross-entropy, Adam lr " + lr + ", batch " + batch + ", " + epochs + " epochs"
-                + (resumed == null ? "" : "; " + resumed));
-        Metrics metrics = new Metrics();
-        RunPosition start = RunFiles.resumePosition(o.resume(), dir, metrics, model);
+                + " MLP 2-64-64-2, cross-entropy, Adam lr " + lr + ", batch " + batch + ", " + epochs + " epochs");
         DataLoader loader = new DataLoader(new TensorDataset(train), batch, true, o.seed(), false);
-        Trainer.fitNoted("train", opt, loader, epochs,
-                b -> Losses.crossEntropy(model.forward(Variable.of(b.get(0))), b.get(1)),
-                () -> new Trainer.Validation(Losses.crossEntropy(model.forward(Variable.of(test[0])), test[1]).item(), ""),
-                metrics, new Progress("mlp", epochs, loader.batches()), o.allowNan(), RunFiles.epochSaver(dir, metrics, model, opt, "mlp", o.seed()),
-                start);
-        double acc = accuracy(model, test[0], test[1]);
-        out.printf(Locale.ROOT, "held-out accuracy %.1f%%%n", 100 * acc);
-        String subtitle = String.format(Locale.ROOT, "held-out accuracy %.1f%%  (seed %d)", 100 * acc, o.seed());
-        AtomicFileSet files = RunFiles.curves(dir, metrics, "mlp: two spirals, cross-entropy", subtitle);
-        files.add("boundary.png", BoundaryChart.png(x -> {
-            try (NoGrad ng = NoGrad.enter()) {
-                return model.forward(Variable.of(x)).data().softmax(1).select(1, 1);
-            }
-        }, test[0], test[1], "two spirals: decision boundary", subtitle));
-        RunFiles.finish(files, dir, "mlp", o.seed(), started, epochs, Map.of("train", RunFiles.series(metrics, "train", "accuracy", acc)),
-                model, opt, Map.of(), out);
-        return new Outcome(acc, metrics.last("train", "train"), dir);
+        double[] acc = new double[1];
+        Fit.Result r = o.applyTo(Fit.of(model, opt, loader), "mlp")
+                .loss(b -> Losses.crossEntropy(model.forward(Variable.of(b.get(0))), b.get(1)))
+                .heldOut(() -> Losses.crossEntropy(model.forward(Variable.of(test[0])), test[1]).item())
+                .epochs(epochs)
+                .title("mlp: two spirals, cross-entropy")
+                .atEnd(end -> {
+                    acc[0] = accuracy(model, test[0], test[1]);
+                    out.printf(Locale.ROOT, "held-out accuracy %.1f%%%n", 100 * acc[0]);
+                    String subtitle = String.format(Locale.ROOT, "held-out accuracy %.1f%%  (seed %d)", 100 * acc[0], o.seed());
+                    end.subtitle(subtitle).summary("train", "accuracy", acc[0]);
+                    end.file("boundary.png", BoundaryChart.png(x -> {
+                        try (NoGrad ng = NoGrad.enter()) {
+                            return model.forward(Variable.of(x)).data().softmax(1).select(1, 1);
+                        }
+                    }, test[0], test[1], "two spirals: decision boundary", subtitle));
+                })
+                .run(out);
+        return new Outcome(acc[0], r.trainLoss(), r.dir());
     }
 }

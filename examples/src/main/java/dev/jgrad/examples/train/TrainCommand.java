@@ -1,6 +1,8 @@
 package dev.jgrad.examples.train;
 
 import dev.jgrad.tensor.Backend;
+import dev.jgrad.train.Interrupt;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -26,7 +28,7 @@ public final class TrainCommand implements Callable<Integer> {
     }
 
     /** What every example command shares: the flags, their checks, then the example's own training. */
-    abstract static class Example implements Callable<Integer> {
+    public abstract static class Example implements Callable<Integer> {
         @Mixin
         TrainOptions options;
         @Spec
@@ -34,17 +36,21 @@ public final class TrainCommand implements Callable<Integer> {
 
         @Override
         public Integer call() {
+            // From here Ctrl-C during the set-up (reading data, building the model) stops at once, and during training at the
+            // end of a step.
+            Interrupt.install();
+            ResumeOptions.apply(this, spec, options, notTaken());
             options.validate(spec);
             if (options.threads != null) {
                 Backend.setThreads(options.threads);
             }
-            Interrupt.install();
-            Trainer.logEvery = options.logEvery;
-            Trainer.saveEvery = options.saveEvery;
+            options.command = this;
+            options.notTaken = notTaken();
             train();
             if (Interrupt.requested()) {
-                System.err.println("jgrad: interrupted at " + Interrupt.where() + "; what was trained so far is saved; resume with: ./jgrad "
-                        + resumeCommand());
+                java.nio.file.Path dir = Interrupt.runDir() != null ? Interrupt.runDir() : options.out();
+                System.err.println("jgrad: interrupted at " + Interrupt.where() + "; what was trained so far is saved; resume with: ./jgrad train "
+                        + spec.name() + " --resume " + quoted(dir.toString()));
                 return 130;
             }
             return 0;
@@ -52,20 +58,30 @@ public final class TrainCommand implements Callable<Integer> {
 
         abstract void train();
 
-        /** This command line again, from the checkpoint just written, into a new folder. */
-        private String resumeCommand() {
-            java.util.List<String> args = new java.util.ArrayList<>(spec.root().commandLine().getParseResult().originalArgs());
-            java.util.List<String> kept = new java.util.ArrayList<>();
-            for (int i = 0; i < args.size(); i++) {
-                String a = args.get(i);
-                if (a.equals("--out") || a.equals("--resume")) {
-                    i++;
-                } else if (!a.startsWith("--out=") && !a.startsWith("--resume=") && !a.equals("--overwrite")) {
-                    kept.add(a.contains(" ") ? "'" + a + "'" : a);
+        /** The shared options this trainer does not take: they are not offered in its --help nor kept in its config.json. */
+        java.util.Set<String> notTaken() {
+            return java.util.Set.of();
+        }
+
+        /** What to use instead of an option this trainer does not take (null: nothing to say). */
+        public String insteadOf(String option) {
+            return null;
+        }
+    }
+
+    /** A path as the shell takes it back: quoted where it holds anything but plain characters. */
+    static String quoted(String path) {
+        return path.matches("[A-Za-z0-9_./@%+=:,-]+") ? path : "'" + path.replace("'", "'\\''") + "'";
+    }
+
+    /** Takes out of each trainer's command the shared options it does not take, so its --help lists only its own. */
+    public static void dropOptionsNotTaken(CommandLine train) {
+        for (CommandLine sub : train.getSubcommands().values()) {
+            if (sub.getCommand() instanceof Example) {
+                for (String name : ((Example) sub.getCommand()).notTaken()) {
+                    sub.getCommandSpec().remove(sub.getCommandSpec().findOption(name));
                 }
             }
-            java.nio.file.Path dir = Interrupt.runDir() != null ? Interrupt.runDir() : options.out();
-            return String.join(" ", kept) + " --resume " + dir;
         }
     }
 
@@ -116,7 +132,10 @@ public final class TrainCommand implements Callable<Integer> {
 
         @Override
         void train() {
-            FashionExample.run(model, data == null ? FashionExample.DEFAULT_DATA : data, options, System.out);
+            if (data == null) {
+                data = FashionExample.DEFAULT_DATA;
+            }
+            FashionExample.run(model, data, options, System.out);
         }
     }
 
@@ -147,6 +166,18 @@ public final class TrainCommand implements Callable<Integer> {
                 "Defaults: nanoGPT's CPU run of shakespeare_char (block 64, batch 12, 4 layers, 4 heads, width 128, 2000 iterations, "
                 + "lr 0.001 to 0.0001, dropout 0)."})
     static final class Gpt extends Example {
+        /** The GPT counts iterations (--max-iters) and checkpoints at its best evaluation. */
+        @Override
+        java.util.Set<String> notTaken() {
+            return java.util.Set.of("--epochs", "--save-every");
+        }
+
+        @Override
+        public String insteadOf(String option) {
+            return option.startsWith("--epochs") ? "train gpt counts iterations, not epochs: use --max-iters N"
+                    : option.startsWith("--save-every") ? "train gpt saves its model whenever the validation loss improves (--eval-interval N)" : null;
+        }
+
         @Option(names = "--data", paramLabel = "FILE.txt", description = "the text to learn, UTF-8 (Tiny Shakespeare: "
                 + "https://raw.githubusercontent.com/karpathy/char-rnn/master/data/tinyshakespeare/input.txt)")
         Path data;
@@ -166,7 +197,8 @@ public final class TrainCommand implements Callable<Integer> {
         int maxIters;
         @Option(names = "--lr-decay-iters", paramLabel = "N", description = "where the cosine reaches --min-lr (default: --max-iters)")
         Integer lrDecayIters;
-        @Option(names = "--warmup-iters", paramLabel = "N", defaultValue = "100", description = "linear warm-up (default: ${DEFAULT-VALUE})")
+        @Option(names = "--warmup-iters", paramLabel = "N", defaultValue = "100",
+                description = "linear warm-up (default: ${DEFAULT-VALUE}, or a twentieth of a shorter run)")
         int warmupIters;
         @Option(names = "--min-lr", paramLabel = "RATE", defaultValue = "1e-4", description = "the rate at the end (default: ${DEFAULT-VALUE})")
         double minLr;
@@ -180,17 +212,17 @@ public final class TrainCommand implements Callable<Integer> {
         int evalInterval;
         @Option(names = "--eval-iters", paramLabel = "N", defaultValue = "20", description = "batches per evaluation and split (default: ${DEFAULT-VALUE})")
         int evalIters;
-        @Option(names = "--sample-tokens", paramLabel = "N", defaultValue = "200", description = "characters sampled at each evaluation, 0 for none (default: ${DEFAULT-VALUE})")
+        @Option(names = "--sample-tokens", paramLabel = "N", defaultValue = "200",
+                description = "characters sampled at each evaluation, 0 to " + MAX_SAMPLE + ", 0 for none (default: ${DEFAULT-VALUE})")
         int sampleTokens;
+        /** The longest sample: a million characters is far more than anyone reads at an evaluation. */
+        static final int MAX_SAMPLE = 1_000_000;
 
         @Override
         void train() {
             if (data == null) {
                 throw new ParameterException(spec.commandLine(), "train gpt needs a text to learn: pass --data FILE.txt (Tiny Shakespeare: "
                         + "curl -O https://raw.githubusercontent.com/karpathy/char-rnn/master/data/tinyshakespeare/input.txt)");
-            }
-            if (options.epochs != null) {
-                throw new ParameterException(spec.commandLine(), "train gpt counts iterations, not epochs: use --max-iters N");
             }
             GptExample.Settings s = new GptExample.Settings();
             s.blockSize = positive("--block-size", blockSize);
@@ -206,11 +238,21 @@ public final class TrainCommand implements Callable<Integer> {
             s.dropout = dropout;
             s.bias = bias;
             s.maxIters = atLeast("--max-iters", maxIters, 0);
-            s.lrDecayIters = atLeast("--lr-decay-iters", lrDecayIters == null ? maxIters : lrDecayIters, 0);
+            if (lrDecayIters == null) {
+                lrDecayIters = maxIters;
+            }
+            s.lrDecayIters = atLeast("--lr-decay-iters", lrDecayIters, 0);
             s.warmupIters = atLeast("--warmup-iters", warmupIters, 0);
             if (s.warmupIters > s.lrDecayIters) {
-                throw new ParameterException(spec.commandLine(), "--warmup-iters (" + s.warmupIters + ") must not exceed --lr-decay-iters ("
-                        + s.lrDecayIters + ")");
+                if (spec.commandLine().getParseResult().hasMatchedOption("--warmup-iters")) {
+                    throw new ParameterException(spec.commandLine(), "--warmup-iters (" + s.warmupIters + ") must not exceed --lr-decay-iters ("
+                            + s.lrDecayIters + ")");
+                }
+                // A short run with the default warm-up: nanoGPT's share of it (100 of 2000 iterations), said once.
+                warmupIters = s.lrDecayIters / 20;
+                System.err.println("jgrad: the default warm-up of " + s.warmupIters + " iterations does not fit a schedule of "
+                        + s.lrDecayIters + "; warming up for " + warmupIters + " (--warmup-iters N to choose)");
+                s.warmupIters = warmupIters;
             }
             s.batchSize = options.batchSize(12);
             s.learningRate = options.lr(1e-3);
@@ -224,6 +266,9 @@ public final class TrainCommand implements Callable<Integer> {
             s.evalInterval = positive("--eval-interval", evalInterval);
             s.evalIters = positive("--eval-iters", evalIters);
             s.sampleTokens = atLeast("--sample-tokens", sampleTokens, 0);
+            if (s.sampleTokens > MAX_SAMPLE) {
+                throw new ParameterException(spec.commandLine(), "--sample-tokens must be from 0 to " + MAX_SAMPLE + ", got " + sampleTokens);
+            }
             GptExample.run(data, s, options, System.out);
         }
 

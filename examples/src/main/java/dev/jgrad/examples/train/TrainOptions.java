@@ -1,13 +1,18 @@
 package dev.jgrad.examples.train;
 
 import dev.jgrad.tensor.Backend;
+import dev.jgrad.train.Fit;
+import dev.jgrad.train.RunConfig;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 
 import java.nio.file.Path;
 
-/** The flags every trainer takes. Absent values fall back to the example's own defaults. */
+/**
+ * The flags the trainers share. Absent values fall back to the trainer's own defaults, which it writes back here as it
+ * reads them ({@link #epochs(int)}), so that the run's config.json holds the values it ran with.
+ */
 public final class TrainOptions {
     @Option(names = "--out", paramLabel = "DIR", description = "where the run's files go (default: a new folder under runs/)")
     Path out;
@@ -74,16 +79,54 @@ public final class TrainOptions {
         }
     }
 
+    /** The epochs, the trainer's default where none was given (kept as the value the run runs with). */
     int epochs(int dflt) {
-        return epochs == null ? dflt : epochs;
+        if (epochs == null) {
+            epochs = dflt;
+        }
+        return epochs;
     }
 
     int batchSize(int dflt) {
-        return batchSize == null ? dflt : batchSize;
+        if (batchSize == null) {
+            batchSize = dflt;
+        }
+        return batchSize;
     }
 
     double lr(double dflt) {
-        return lr == null ? dflt : lr;
+        if (lr == null) {
+            lr = dflt;
+        }
+        return lr;
+    }
+
+    /** The trainer's command whose options (its own and these) a run keeps; null for a run started from code. */
+    Object command;
+    /** Options of these that the trainer does not take (the GPT counts iterations, not epochs). */
+    java.util.Set<String> notTaken = java.util.Set.of();
+
+    /** The options this run keeps in its config.json: the command's, with the trainer's defaults filled in. */
+    RunConfig config(String trainer) {
+        return RunConfig.of(trainer, OptionValues.values(OptionValues.fields(command != null ? command : this, notTaken)));
+    }
+
+    /** {@code fit} with the run's name, its folder, resume, seed, logging and checkpoint settings and options from these flags. */
+    Fit applyTo(Fit fit, String trainer) {
+        fit.name(trainer).seed(seed).logEvery(logEvery).saveEvery(saveEvery).config(config(trainer));
+        if (out != null) {
+            fit.out(out);
+        }
+        if (resume != null) {
+            fit.resume(resume);
+        }
+        if (overwrite) {
+            fit.overwrite();
+        }
+        if (allowNan) {
+            fit.allowNan();
+        }
+        return fit;
     }
 
     public long seed() {
@@ -94,19 +137,13 @@ public final class TrainOptions {
         return allowNan;
     }
 
-    /** The checkpoint to resume from: {@code --resume FILE}, or the model file of {@code --resume RUN_FOLDER}. */
+    /** The run folder or model file to resume from, as given. */
     public Path resume() {
-        return resume != null && java.nio.file.Files.isDirectory(resume) ? resume.resolve(RunFiles.MODEL) : resume;
+        return resume;
     }
 
-    /**
-     * Where the run goes: {@code --out}, or, resuming from a run folder without {@code --out}, that folder (the run
-     * continues where it stopped); null for a new folder under runs/.
-     */
+    /** Where the run goes, as given (null: a new folder under runs/, or the folder it resumes). */
     Path out() {
-        if (out == null && resume != null && java.nio.file.Files.isDirectory(resume)) {
-            return resume;
-        }
         return out;
     }
 

@@ -71,17 +71,17 @@ class CliTest {
         return new String[] {out, err};
     }
 
-    /** Running out of heap is one line that names the heap and the setting to raise, exit 2, no trace. */
+    /** A model too large for the heap is refused before it is built: one line that names the heap and the setting, exit 2. */
     @Test
-    void outOfMemoryIsOneLineNamingTheSetting() throws Exception {
+    void aModelTooLargeForTheHeapIsOneLineNamingTheSetting() throws Exception {
         Path text = tmp.resolve("t.txt");
         Files.writeString(text, "abcdefghij".repeat(2000));
         String[] r = runJvm(2, java.util.List.of("-Xmx48m", "-Djgrad.vector=false"), "train", "gpt", "--data", text.toString(),
                 "--n-layer", "24", "--n-embd", "1024", "--n-head", "8", "--out", tmp.resolve("oom").toString());
         java.util.List<String> lines = r[1].lines().filter(l -> !l.isBlank()).collect(java.util.stream.Collectors.toList());
         assertEquals(1, lines.size(), r[1]);
-        assertTrue(lines.get(0).startsWith("jgrad: error: out of memory") && lines.get(0).contains("JGRAD_JAVA_OPTS=-Xmx")
-                && lines.get(0).length() < 300, lines.get(0));
+        assertTrue(lines.get(0).startsWith("jgrad: error: a GPT of 24 layers") && lines.get(0).contains("JGRAD_JAVA_OPTS=-Xmx")
+                && lines.get(0).contains("heap's 48 MB") && lines.get(0).length() < 300, lines.get(0));
     }
 
     /** A program started without the Vector API module is told so once, with the flag; choosing the plain kernels hides it. */
@@ -130,5 +130,97 @@ class CliTest {
         String line = buf2.toString(java.nio.charset.StandardCharsets.UTF_8);
         assertFalse(line.contains("--model"), "CNN is a model, whatever its case: " + line);
         assertTrue(line.contains(missing.toString()), "the run got as far as looking for the data: " + line);
+    }
+
+    /** Runs the CLI in this JVM and returns what it wrote to stdout and stderr, with its exit code checked. */
+    private static String[] capture(int expectedExit, String... args) {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+        java.io.PrintStream o = System.out;
+        java.io.PrintStream e = System.err;
+        try {
+            System.setOut(new java.io.PrintStream(out, true, java.nio.charset.StandardCharsets.UTF_8));
+            System.setErr(new java.io.PrintStream(err, true, java.nio.charset.StandardCharsets.UTF_8));
+            assertEquals(expectedExit, Main.run(args), String.join(" ", args));
+        } finally {
+            System.setOut(o);
+            System.setErr(e);
+        }
+        return new String[] {out.toString(java.nio.charset.StandardCharsets.UTF_8), err.toString(java.nio.charset.StandardCharsets.UTF_8)};
+    }
+
+    /** A transposed command name gets its suggestion too ("gtp" is one swap from "gpt"); a far one gets the list. */
+    @Test
+    void aMistypedTrainerIsNamed() {
+        assertTrue(capture(2, "train", "gtp")[1].contains("did you mean gpt?"));
+        assertTrue(capture(2, "train", "transformer")[1].contains("choose one of regression, attention, mlp, fashion, pinn, gpt"));
+        assertEquals(1, Main.editDistance("gtp", "gpt"));
+        assertEquals(3, Main.editDistance("abc", "xyz"));
+    }
+
+    /** Each trainer's --help lists the options it takes, and only those. */
+    @Test
+    void eachTrainersHelpListsOnlyItsOwnOptions() {
+        String gpt = capture(0, "train", "gpt", "--help")[0];
+        assertTrue(gpt.contains("--max-iters") && gpt.contains("--resume"), gpt);
+        assertFalse(gpt.contains("--epochs") || gpt.contains("--save-every"), "the GPT counts iterations:\n" + gpt);
+        assertTrue(capture(2, "train", "gpt", "--epochs", "3", "--data", "x.txt")[1].contains("'--epochs'")
+                && capture(2, "train", "gpt", "--epochs", "3", "--data", "x.txt")[1].contains("train gpt counts iterations, not epochs: use --max-iters N"));
+        for (String trainer : new String[] {"regression", "attention", "mlp", "fashion", "pinn"}) {
+            String help = capture(0, "train", trainer, "--help")[0];
+            assertTrue(help.contains("--epochs") && !help.contains("--max-iters"), trainer + ":\n" + help);
+        }
+    }
+
+    /** A text that is not there is named in the error, as given. */
+    @Test
+    void aMissingTextIsNamed() {
+        String err = capture(2, "train", "gpt", "--data", "nosuchfile.txt", "--out", tmp.resolve("g").toString())[1];
+        assertTrue(err.contains("--data nosuchfile.txt: ") && err.lines().count() == 1, err);
+    }
+
+    /** The sampler's speed leaves out the first token, which carries the prompt and the JIT's compiling. */
+    @Test
+    void theSamplersSpeedIsMeasuredAfterTheFirstToken() {
+        String line = SampleCommand.speed(21, 0, 1_000_000_000L, 1_200_000_000L);
+        assertTrue(line.startsWith("21 tokens in 1.20 s: 100 tokens/s after the first, which took 1.00 s"), line);
+        assertEquals("1 token(s) in 0.50 s", SampleCommand.speed(1, 0, 1, 500_000_000L));
+    }
+
+    /** A batch of collocation points beyond the heap is refused at once, in one line. */
+    @Test
+    void aPinnBatchBeyondTheHeapIsRefusedAtOnce() {
+        String err = capture(2, "train", "pinn", "--batch-size", "100000000", "--out", tmp.resolve("p").toString())[1];
+        assertTrue(err.startsWith("jgrad: error: a PINN step on 100000000 collocation points needs about") && err.lines().count() == 1, err);
+    }
+
+    /** The hostile values of the GPT's options are refused in one line each, before anything is built or read. */
+    @Test
+    void theGptsHostileSizesAreRefusedAtOnce() throws IOException {
+        Path text = tmp.resolve("t.txt");
+        Files.writeString(text, "to be or not to be, that is the question\n".repeat(400));
+        String[][] cases = {
+            {"--block-size", "300000000"}, {"--n-layer", "100000"}, {"--n-embd", "100000", "--n-head", "1"},
+            {"--sample-tokens", "2147483647"}, {"--batch-size", "2147483647"}};
+        for (String[] c : cases) {
+            java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of("train", "gpt", "--data", text.toString(), "--out",
+                    tmp.resolve("h").toString()));
+            args.addAll(java.util.List.of(c));
+            String err = capture(2, args.toArray(new String[0]))[1];
+            assertEquals(1, err.lines().filter(l -> !l.isBlank()).count(), String.join(" ", c) + ": " + err);
+            assertTrue(err.startsWith("jgrad: error: "), err);
+        }
+        assertFalse(Files.exists(tmp.resolve("h").resolve("model.safetensors")));
+    }
+
+    /** Cases that are not cases are failures naming their place, never a stack trace. */
+    @Test
+    void aCorpusOfMalformedCasesIsJudgedNotCrashedOn() throws IOException {
+        Path cases = tmp.resolve("odd.json");
+        Files.writeString(cases, "{\"cases\":[1,\"x\",null,[],{},{\"id\":\"add.1\",\"steps\":7}]}");
+        String[] r = capture(1, "conformance", cases.toString(), "--check", "--out", tmp.resolve("r.json").toString());
+        assertTrue(r[0].contains("FAIL cases[0]: not a case") && r[0].contains("FAIL cases[4]") && r[0].contains("FAIL add.1: malformed")
+                && r[0].contains("0 passed, 6 failed"), r[0]);
+        assertFalse(r[1].contains("Exception"), r[1]);
     }
 }

@@ -2,6 +2,7 @@ package dev.jgrad.examples.train;
 
 import dev.jgrad.examples.cli.Main;
 import dev.jgrad.nn.io.Json;
+import dev.jgrad.train.Interrupt;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -79,33 +80,14 @@ class ExamplesIT {
     }
 
     /**
-     * The regression trains its buggy series, then its fixed one: a run stopped in either and resumed from its folder ends
-     * with both series' weights and the curves of a run that never stopped, bit for bit (each series from its own file).
+     * The regression trains its buggy and fixed models side by side: a run stopped in its first or its second epoch and
+     * resumed from its folder alone ends with both models' weights and the curves of a run that never stopped, bit for bit.
      */
     @Test
     void anInterruptedAndResumedRegressionEqualsAnUninterruptedOneInBothSeries() throws IOException {
-        Path whole = tmp.resolve("whole");
-        RegressionExample.run(TrainOptions.of(whole, 3, 5), QUIET);
-        // 32 steps an epoch: step 50 is in the buggy series' second epoch, step 130 in the fixed series' second.
-        for (int stopAt : new int[] {50, 130}) {
-            Path split = tmp.resolve("split-" + stopAt);
-            try {
-                Interrupt.stopAtStep(stopAt);
-                RegressionExample.run(TrainOptions.of(split, 3, 5), QUIET);
-            } finally {
-                Interrupt.reset();
-            }
-            TrainOptions resume = TrainOptions.of(null, 3, 5);
-            resume.resume = split;
-            RegressionExample.run(resume, QUIET);
-            for (String file : List.of("model.safetensors", RegressionExample.BUGGY_MODEL)) {
-                Map<String, dev.jgrad.tensor.Tensor> a = dev.jgrad.nn.io.Safetensors.load(whole.resolve(file)).tensors();
-                Map<String, dev.jgrad.tensor.Tensor> b = dev.jgrad.nn.io.Safetensors.load(split.resolve(file)).tensors();
-                for (String k : a.keySet()) {
-                    assertArrayEquals(a.get(k).toFloatArray(), b.get(k).toFloatArray(), "stopped at " + stopAt + ": " + file + " " + k);
-                }
-            }
-            assertEquals(Files.readString(whole.resolve("metrics.csv")), Files.readString(split.resolve("metrics.csv")), "stopped at " + stopAt);
+        // 32 steps an epoch.
+        for (long stopAt : new long[] {20, 50}) {
+            ResumeAlone.assertSameAsUninterrupted(tmp, stopAt, "regression", "--epochs", "3", "--seed", "5");
         }
     }
 
@@ -172,33 +154,14 @@ class ExamplesIT {
         assertEquals(2, Main.run("plot", tmp.resolve("nope.csv").toString()));
     }
 
-    @Test
-    void progressIsPlainLinesWhenNotATerminal() {
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        Progress p = new Progress("demo", 2, 3, new PrintStream(err, true, StandardCharsets.UTF_8), false);
-        p.startEpoch(1);
-        p.step(1.0);
-        p.step(0.5);
-        p.step(0.0);
-        p.endEpoch("val 0.2500");
-        String s = err.toString(StandardCharsets.UTF_8);
-        assertTrue(s.startsWith("demo epoch 1/2  train 0.5000  val 0.2500"), s);
-        assertTrue(!s.contains("\r"));
-        ByteArrayOutputStream rounds = new ByteArrayOutputStream();
-        Progress r = new Progress("gpt", "round", 8, 2, new PrintStream(rounds, true, StandardCharsets.UTF_8), false);
-        r.startEpoch(1);
-        r.step(2.0);
-        r.endEpoch("iteration 250");
-        assertTrue(rounds.toString(StandardCharsets.UTF_8).startsWith("gpt round 1/8  train 2.0000  iteration 250"), rounds.toString(StandardCharsets.UTF_8));
-    }
-
     /** Ctrl-C stops a run at the end of a step: what was trained is written, one line says how to resume, exit 130. */
     @Test
     void ctrlCStopsAtTheEndOfAStepSavesWhatWasTrainedAndExits130() throws Exception {
         Path dir = tmp.resolve("interrupted");
         java.util.List<String> cmd = new java.util.ArrayList<>(java.util.List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-cp", System.getProperty("java.class.path"), Main.class.getName(), "train", "mlp", "--epochs", "100000", "--out", dir.toString()));
-        Process p = new ProcessBuilder(cmd).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        Path stdout = tmp.resolve("stdout.txt");
+        Process p = new ProcessBuilder(cmd).redirectOutput(stdout.toFile()).start();
         java.io.BufferedReader err = new java.io.BufferedReader(new java.io.InputStreamReader(p.getErrorStream(), java.nio.charset.StandardCharsets.UTF_8));
         StringBuilder said = new StringBuilder();
         for (String line; (line = err.readLine()) != null; ) {
@@ -212,8 +175,11 @@ class ExamplesIT {
             said.append(line).append('\n');
         }
         assertEquals(130, p.waitFor(), said.toString());
-        assertTrue(said.toString().contains("jgrad: interrupted at train epoch") && said.toString().contains("resume with: ./jgrad train mlp"),
-                said.toString());
+        assertTrue(said.toString().contains("jgrad: interrupted at epoch ") && said.toString().contains("resume with: ./jgrad train mlp --resume "
+                + dir), said.toString());
+        String printed = Files.readString(stdout);
+        assertTrue(printed.contains("Stopped at epoch ") && printed.contains("(interrupted): wrote the run so far") && !printed.contains("Wrote "),
+                "stdout says the run stopped, not that it finished:\n" + printed);
         List<String> csv = Files.readAllLines(dir.resolve("metrics.csv"));
         assertTrue(csv.size() >= 1 + 2 * 3, "the finished epochs are in metrics.csv: " + csv);
         assertTrue(Files.size(dir.resolve("model.safetensors")) > 100 && Files.exists(dir.resolve("loss.png")));
@@ -242,31 +208,17 @@ class ExamplesIT {
 
     /**
      * A run stopped in the middle of an epoch and resumed from its folder ends where the same run without a stop ends:
-     * the same weights, bit for bit, and the same curves (the spirals MLP: no dropout, whose random draws are not restored).
+     * the same weights, bit for bit, and the same curves (the spirals MLP).
      */
     @Test
     void aStoppedAndResumedRunEqualsAnUninterruptedOneBitForBit() throws IOException {
-        Path whole = tmp.resolve("whole");
-        SpiralsExample.run(TrainOptions.of(whole, 6, 4), QUIET);
-        Path split = tmp.resolve("split");
-        try {
-            Interrupt.stopAtStep(40);
-            SpiralsExample.run(TrainOptions.of(split, 6, 4), QUIET);
-        } finally {
-            Interrupt.reset();
-        }
-        assertTrue(Files.readAllLines(split.resolve("metrics.csv")).size() < Files.readAllLines(whole.resolve("metrics.csv")).size(),
-                "the first run stopped early");
-        TrainOptions resume = TrainOptions.of(null, 6, 4);
-        resume.resume = split;
-        SpiralsExample.run(resume, QUIET);
-        Map<String, dev.jgrad.tensor.Tensor> a = dev.jgrad.nn.io.Safetensors.load(whole.resolve("model.safetensors")).tensors();
-        Map<String, dev.jgrad.tensor.Tensor> b = dev.jgrad.nn.io.Safetensors.load(split.resolve("model.safetensors")).tensors();
-        assertEquals(a.keySet(), b.keySet());
-        for (String k : a.keySet()) {
-            assertArrayEquals(a.get(k).toFloatArray(), b.get(k).toFloatArray(), k + " differs after the resume");
-        }
-        assertEquals(Files.readString(whole.resolve("metrics.csv")), Files.readString(split.resolve("metrics.csv")));
+        ResumeAlone.assertSameAsUninterrupted(tmp, 40, "mlp", "--epochs", "6", "--seed", "4");
+    }
+
+    /** The attention example resumed alone: the same weights and curves (its options, batch and lr included, come from config.json). */
+    @Test
+    void attentionResumesAloneToTheSameNumbers() throws IOException {
+        ResumeAlone.assertSameAsUninterrupted(tmp, 130, "attention", "--epochs", "2", "--seed", "3", "--batch-size", "48", "--lr", "0.002");
     }
 
     /**
@@ -276,22 +228,13 @@ class ExamplesIT {
     @Test
     void aResumedRunWithASmallerLogEveryKeepsLoggingItsStepLosses() throws IOException {
         Path dir = tmp.resolve("log-every");
-        int logEvery = Trainer.logEvery;
         try {
-            Trainer.logEvery = 7;
-            try {
-                Interrupt.stopAtStep(40);
-                SpiralsExample.run(TrainOptions.of(dir, 6, 4), QUIET);
-            } finally {
-                Interrupt.reset();
-            }
-            Trainer.logEvery = 3;
-            TrainOptions resume = TrainOptions.of(null, 6, 4);
-            resume.resume = dir;
-            SpiralsExample.run(resume, QUIET);
+            Interrupt.stopAfterSteps(40);
+            assertEquals(130, Main.run("train", "mlp", "--epochs", "6", "--seed", "4", "--log-every", "7", "--out", dir.toString()));
         } finally {
-            Trainer.logEvery = logEvery;
+            Interrupt.reset();
         }
+        assertEquals(0, Main.run("train", "mlp", "--resume", dir.toString(), "--log-every", "3"));
         java.util.List<Integer> steps = new java.util.ArrayList<>();
         for (String line : Files.readAllLines(dir.resolve("metrics.csv"))) {
             String[] f = line.split(",");

@@ -136,27 +136,10 @@ class FashionExampleIT {
         assertTrue(!Files.exists(keep.resolve("model.safetensors")), "nothing is written");
     }
 
-    /** The Fashion MLP (dropout included) stopped mid-epoch and resumed from its folder equals an uninterrupted run bit for bit. */
+    /** The Fashion MLP (dropout included) stopped mid-epoch and resumed from its folder alone equals an uninterrupted run bit for bit. */
     @Test
     void anInterruptedAndResumedMlpRunEqualsAnUninterruptedOneBitForBit() throws IOException {
         Path dir = data(600, 100);
-        Path whole = tmp.resolve("whole");
-        FashionExample.run(FashionExample.Model.mlp, dir, TrainOptions.of(whole, 3, 4), QUIET);
-        Path split = tmp.resolve("split");
-        try {
-            Interrupt.stopAtStep(7);
-            FashionExample.run(FashionExample.Model.mlp, dir, TrainOptions.of(split, 3, 4), QUIET);
-        } finally {
-            Interrupt.reset();
-        }
-        TrainOptions resume = TrainOptions.of(null, 3, 4);
-        resume.resume = split;
-        FashionExample.run(FashionExample.Model.mlp, dir, resume, QUIET);
-        java.util.Map<String, dev.jgrad.tensor.Tensor> a = dev.jgrad.nn.io.Safetensors.load(whole.resolve("model.safetensors")).tensors();
-        java.util.Map<String, dev.jgrad.tensor.Tensor> b = dev.jgrad.nn.io.Safetensors.load(split.resolve("model.safetensors")).tensors();
-        for (String k : a.keySet()) {
-            assertArrayEquals(a.get(k).toFloatArray(), b.get(k).toFloatArray(), k + " differs after the resume");
-        }
-        assertEquals(Files.readString(whole.resolve("metrics.csv")), Files.readString(split.resolve("metrics.csv")));
+        ResumeAlone.assertSameAsUninterrupted(tmp, 7, "fashion", "--model", "mlp", "--data", dir.toString(), "--epochs", "3", "--seed", "4");
     }
 }

@@ -57,6 +57,15 @@ class GptExampleIT {
         return s;
     }
 
+    /** The same small GPT as {@link #small()}, as a command line. */
+    private static String[] smallArgs(Path text, String... more) {
+        java.util.List<String> a = new java.util.ArrayList<>(List.of("gpt", "--data", text.toString(), "--block-size", "32", "--batch-size",
+                "8", "--n-layer", "2", "--n-head", "2", "--n-embd", "32", "--max-iters", "150", "--warmup-iters", "10", "--eval-interval",
+                "50", "--eval-iters", "5", "--sample-tokens", "40"));
+        a.addAll(List.of(more));
+        return a.toArray(new String[0]);
+    }
+
     @SuppressWarnings("unchecked")
     @Test
     void trainsOnCharactersWritesItsFilesAndTheSamplerContinuesAPrompt() throws Exception {
@@ -75,7 +84,7 @@ class GptExampleIT {
         String lines = progress.toString(StandardCharsets.UTF_8);
         assertTrue(lines.contains("gpt round 1/3  train ") && lines.contains("gpt round 3/3  train ") && !lines.contains("epoch"),
                 "a stretch of --eval-interval iterations is a round, not an epoch:\n" + lines);
-        assertTrue(out.contains("iteration 0: train loss 3.") && r.valLoss() < 2.4, "val loss " + r.valLoss() + ", from about 3.3 (uniform over the vocabulary)\n" + out);
+        assertTrue(out.contains("before training: train 3.") && r.valLoss() < 2.4, "val loss " + r.valLoss() + ", from about 3.3 (uniform over the vocabulary)\n" + out);
         assertEquals(4, out.lines().filter(l -> l.startsWith("  sample: ")).count(), "a sample at each of the 4 evaluations:\n" + out);
         for (String f : List.of("metrics.csv", "loss.png", "summary.json", "model.safetensors", "optimizer.safetensors", "tokenizer.json")) {
             assertTrue(Files.size(dir.resolve(f)) > 0, f);
@@ -130,45 +139,18 @@ class GptExampleIT {
     @Test
     void theTextMustHoldMoreThanABlockInItsValidationPart() {
         for (int block : new int[] {1, 7, 32, 64, 256}) {
-            int n = GptExample.minimumLength(block);
+            long n = GptExample.minimumLength(block);
             assertTrue(GptExample.splits(n, block) && !GptExample.splits(n - 1, block), "block " + block + ": " + n);
-            int val = n - (int) (0.9 * n);
+            long val = n - (long) (0.9 * n);
             assertTrue(val > block && val <= block + 2, "block " + block + ": validation part " + val);
         }
     }
 
-    /** A GPT run stopped and resumed from its folder ends as the run that never stopped: the same weights and curves. */
+    /** A GPT run stopped and resumed from its folder alone ends as the run that never stopped: the same weights and curves. */
     @Test
     void aStoppedAndResumedRunEqualsAnUninterruptedOne() throws Exception {
         Path text = text();
         // Step losses every 7 iterations: the checkpoint at iteration 50 holds a window of one step, which must carry on.
-        int logEvery = Trainer.logEvery;
-        Trainer.logEvery = 7;
-        try {
-            stopAndResume(text);
-        } finally {
-            Trainer.logEvery = logEvery;
-        }
-    }
-
-    private void stopAndResume(Path text) throws Exception {
-        Path whole = tmp.resolve("whole");
-        GptExample.run(text, small(), TrainOptions.of(whole, null, 2), QUIET);
-        Path split = tmp.resolve("split");
-        try {
-            Interrupt.stopAtStep(75);
-            GptExample.run(text, small(), TrainOptions.of(split, null, 2), QUIET);
-        } finally {
-            Interrupt.reset();
-        }
-        TrainOptions resume = TrainOptions.of(null, null, 2);
-        resume.resume = split;
-        GptExample.run(text, small(), resume, QUIET);
-        Map<String, dev.jgrad.tensor.Tensor> a = dev.jgrad.nn.io.Safetensors.load(whole.resolve("model.safetensors")).tensors();
-        Map<String, dev.jgrad.tensor.Tensor> b = dev.jgrad.nn.io.Safetensors.load(split.resolve("model.safetensors")).tensors();
-        for (String k : a.keySet()) {
-            org.junit.jupiter.api.Assertions.assertArrayEquals(a.get(k).toFloatArray(), b.get(k).toFloatArray(), k);
-        }
-        assertEquals(Files.readString(whole.resolve("metrics.csv")), Files.readString(split.resolve("metrics.csv")));
+        ResumeAlone.assertSameAsUninterrupted(tmp, 75, smallArgs(text, "--log-every", "7", "--seed", "2"));
     }
 }

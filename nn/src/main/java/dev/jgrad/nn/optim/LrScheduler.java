@@ -80,6 +80,18 @@ public class LrScheduler {
         optimizer.setLr(baseLr * factor.applyAsDouble(t));
     }
 
+    /**
+     * Stands the schedule at {@code steps} calls of {@link #step()} and sets the optimizer's rate to match: a resumed run's
+     * schedule, whatever rate the loaded optimizer state held.
+     */
+    public void resumeAt(long steps) {
+        if (steps < 0) {
+            throw new IllegalArgumentException("a schedule resumes at 0 steps or more, got " + steps);
+        }
+        t = steps;
+        optimizer.setLr(baseLr * factor.applyAsDouble(t));
+    }
+
     public long lastEpoch() {
         return t;
     }

@@ -1,4 +1,4 @@
-package dev.jgrad.examples.report;
+package dev.jgrad.train;
 
 import dev.jgrad.nn.io.BoundedFiles;
 

@@ -1,4 +1,4 @@
-package dev.jgrad.examples.report;
+package dev.jgrad.train;
 
 import org.jfree.chart.JFreeChart;
 import org.jfree.chart.plot.XYPlot;

@@ -1,4 +1,4 @@
-package dev.jgrad.examples.report;
+package dev.jgrad.train;
 
 import dev.jgrad.nn.io.AtomicFile;
 import org.jfree.chart.ChartUtils;
@@ -197,7 +197,7 @@ public final class LossChart {
     }
 
     /** A chart of {@code plot} on white with a bold title, the subtitle (if any) below it, and a legend: the look of every jgrad chart. */
-    static JFreeChart titled(XYPlot plot, String title, String subtitle) {
+    public static JFreeChart titled(XYPlot plot, String title, String subtitle) {
         JFreeChart chart = new JFreeChart(title, new Font(Font.SANS_SERIF, Font.BOLD, 16), plot, true);
         chart.setBackgroundPaint(Color.WHITE);
         if (subtitle != null && !subtitle.isEmpty()) {

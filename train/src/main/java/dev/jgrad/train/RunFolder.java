@@ -1,6 +1,5 @@
-package dev.jgrad.examples.train;
+package dev.jgrad.train;
 
-import dev.jgrad.examples.UserError;
 import dev.jgrad.nn.io.AtomicFile;
 import dev.jgrad.nn.io.AtomicFileSet;
 
@@ -16,35 +15,40 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The folder a run writes into: {@code --out DIR}, or a new {@code runs/<example>-<time>}. Checked writable before
- * training starts; a folder that already holds a run is refused unless {@code --overwrite} (or the run resumes from a
- * checkpoint in it); a lock file with the owner's pid keeps a second trainer out while the first runs (a lock whose
- * process is gone is taken over); temporary files that a killed run left behind are removed.
+ * The folder a run writes into: the one given, or a new {@code runs/<name>-<time>}. Checked writable before training
+ * starts; a folder that already holds a run is refused unless it is to be overwritten (or the run continues in it); a
+ * lock file with the owner's pid keeps a second run out while the first trains (a lock whose process is gone is taken
+ * over); a checkpoint that a kill interrupted is finished or undone, and temporary files a killed run left are removed.
  */
-final class RunDirectory {
+final class RunFolder {
     static final String LOCK = ".jgrad.lock";
     /** The files that make a folder a run: a new run would replace them. */
-    static final List<String> RUN_FILES = List.of("model.safetensors", "summary.json", "metrics.csv", "optimizer.safetensors");
+    static final List<String> RUN_FILES = List.of("model.safetensors", "summary.json", "metrics.csv", "optimizer.safetensors",
+            RunConfig.FILE);
 
-    private RunDirectory() {
+    private RunFolder() {
     }
 
-    static Path prepare(TrainOptions o, String example) {
-        Path dir = o.out();
+    /**
+     * Makes {@code out} (or, when it is null, a new folder under runs/ named after the run) ready for a run and returns it.
+     *
+     * @param continuing the run continues in this folder from its checkpoint, so the run files it holds are expected
+     */
+    static Path prepare(Path out, String name, boolean overwrite, boolean continuing) {
+        Path dir = out;
         if (dir == null) {
             String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
-            dir = Path.of("runs", example + "-" + stamp);
+            dir = Path.of("runs", name + "-" + stamp);
             for (int i = 2; Files.exists(dir); i++) {
-                dir = Path.of("runs", example + "-" + stamp + "-" + i);
+                dir = Path.of("runs", name + "-" + stamp + "-" + i);
             }
         }
         if (Files.exists(dir) && !Files.isDirectory(dir)) {
-            throw new UserError("--out " + dir + " is a file, not a folder");
+            throw new RunException("--out " + dir + " is a file, not a folder");
         }
         List<String> held = runFiles(dir);
-        boolean resumingHere = RunFiles.resumesIn(o.resume(), dir);
-        if (!held.isEmpty() && !o.overwrite && !resumingHere) {
-            throw new UserError("--out " + dir + " already holds a run (" + String.join(", ", held) + "): pass --overwrite to replace it,"
+        if (!held.isEmpty() && !overwrite && !continuing) {
+            throw new RunException("--out " + dir + " already holds a run (" + String.join(", ", held) + "): pass --overwrite to replace it,"
                     + " or choose another --out");
         }
         try {
@@ -52,13 +56,17 @@ final class RunDirectory {
             Path probe = Files.createTempFile(dir, ".write-check", ".tmp");
             Files.delete(probe);
         } catch (IOException e) {
-            throw new UserError("cannot write to --out " + dir + ": " + AtomicFile.reason(e));
+            throw new RunException("cannot write to --out " + dir + ": " + AtomicFile.reason(e));
         } catch (SecurityException e) {
-            throw new UserError("cannot write to --out " + dir + ": " + (e.getMessage() == null ? "SecurityException" : e.getMessage()));
+            throw new RunException("cannot write to --out " + dir + ": " + (e.getMessage() == null ? "SecurityException" : e.getMessage()));
         }
         lock(dir);
         // A checkpoint that a kill interrupted is finished (or undone) before anything reads the folder.
-        RunFiles.recover(dir);
+        try {
+            AtomicFileSet.recover(dir);
+        } catch (IOException e) {
+            throw new RunException(e.getMessage(), e);
+        }
         removeStaleTemporaries(dir);
         Interrupt.runDir(dir);
         return dir;
@@ -93,20 +101,20 @@ final class RunDirectory {
                     return;
                 }
                 if (owner > 0 && ProcessHandle.of(owner).map(ProcessHandle::isAlive).orElse(false)) {
-                    throw new UserError("--out " + dir + " is in use by another jgrad run (process " + owner + ", " + lock
+                    throw new RunException("--out " + dir + " is in use by another jgrad run (process " + owner + ", " + lock
                             + "); wait for it, or choose another --out");
                 }
                 try {
                     // The owner is gone (killed, or the machine restarted): the lock is stale.
                     Files.deleteIfExists(lock);
                 } catch (IOException ex) {
-                    throw new UserError("cannot take the stale lock " + lock + ": " + AtomicFile.reason(ex));
+                    throw new RunException("cannot take the stale lock " + lock + ": " + AtomicFile.reason(ex));
                 }
             } catch (IOException e) {
-                throw new UserError("cannot write the lock " + lock + ": " + AtomicFile.reason(e));
+                throw new RunException("cannot write the lock " + lock + ": " + AtomicFile.reason(e));
             }
         }
-        throw new UserError("cannot take the lock " + lock + ": another run took it first");
+        throw new RunException("cannot take the lock " + lock + ": another run took it first");
     }
 
     private static long ownerOf(Path lock) {

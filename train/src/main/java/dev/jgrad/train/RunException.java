@@ -1,0 +1,18 @@
+package dev.jgrad.train;
+
+/**
+ * A run that cannot start or go on for a reason its user can mend: a folder that holds another run, a checkpoint that
+ * does not fit, a loss that turned NaN, a full disk. The message is one line that names what was wrong (the file, the
+ * option, the step); the command line prints it and exits with code 2.
+ */
+public class RunException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    public RunException(String message) {
+        super(message);
+    }
+
+    public RunException(String message, Throwable cause) {
+        super(message, cause);
+    }
+}
