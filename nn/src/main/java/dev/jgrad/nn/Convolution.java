@@ -2,7 +2,7 @@ package dev.jgrad.nn;
 
 import dev.jgrad.autograd.CustomFunction;
 import dev.jgrad.autograd.Variable;
-import dev.jgrad.tensor.internal.fused.ConvKernels;
+import dev.jgrad.tensor.internal.fused.FusedConv2d;
 import dev.jgrad.tensor.Shape;
 import dev.jgrad.tensor.ShapeException;
 import dev.jgrad.tensor.Tensor;
@@ -134,18 +134,16 @@ public final class Convolution {
     }
 
     /**
-     * A float32 2-d convolution with groups 1 as one op ({@link ConvKernels}): the same im2col and product as
+     * A float32 2-d convolution with groups 1 as one op ({@link FusedConv2d}): the same im2col and product as
      * the composite below, without its passes over views. The composite is the definition it is tested
      * against, and what other dtypes (float64, so gradcheck) and grouped convolutions use.
      */
     private static Variable fused(Variable x, Variable w, Variable b, int[] kernel, int[] stride, int[] padding, int[] dilation,
                                   int[] out) {
-        ConvKernels.Geometry geo = new ConvKernels.Geometry(kernel[0], kernel[1], stride[0], stride[1], padding[0], padding[1],
-                dilation[0], dilation[1], out[0], out[1]);
-        Tensor y = ConvKernels.conv2d(x.data(), w.data(), b == null ? null : b.data(), geo);
+        Tensor y = FusedConv2d.conv2d(x.data(), w.data(), b == null ? null : b.data(), kernel, stride, padding, dilation, out);
         Variable[] inputs = b == null ? new Variable[] {x, w} : new Variable[] {x, w, b};
         return CustomFunction.apply("conv2d", y, inputs, new Tensor[] {x.data(), w.data()}, (g, saved, needs) -> {
-            ConvKernels.ConvGradients d = ConvKernels.conv2dBackward(g, saved[0], saved[1], geo,
+            FusedConv2d.ConvGradients d = FusedConv2d.conv2dBackward(g, saved[0], saved[1], kernel, stride, padding, dilation, out,
                     new boolean[] {needs[0], needs[1], needs.length > 2 && needs[2]});
             return b == null ? new Tensor[] {d.input(), d.weight()} : new Tensor[] {d.input(), d.weight(), d.bias()};
         }, in -> composite(in[0], in[1], in.length > 2 ? in[2] : null, kernel, stride, padding, dilation, 1, 2, out));

@@ -2,7 +2,7 @@ package dev.jgrad.nn;
 
 import dev.jgrad.autograd.CustomFunction;
 import dev.jgrad.autograd.Variable;
-import dev.jgrad.tensor.internal.fused.LayerNormKernels;
+import dev.jgrad.tensor.internal.fused.FusedLayerNorm;
 import dev.jgrad.tensor.DType;
 import dev.jgrad.tensor.Generator;
 import dev.jgrad.tensor.Shape;
@@ -33,11 +33,11 @@ public final class Functional {
         return layerNormComposite(x, k, weight, bias, eps);
     }
 
-    /** Layer norm over the last dim in float32 as one op ({@link LayerNormKernels}); the composite is its definition. */
+    /** Layer norm over the last dim in float32 as one op ({@link FusedLayerNorm}); the composite is its definition. */
     private static Variable fusedLayerNorm(Variable x, Variable weight, Variable bias, double eps) {
         Tensor w = weight == null ? null : weight.data();
         Tensor b = bias == null ? null : bias.data();
-        LayerNormKernels.Forward f = LayerNormKernels.forward(x.data(), w, b, eps);
+        FusedLayerNorm.Forward f = FusedLayerNorm.forward(x.data(), w, b, eps);
         java.util.List<Variable> in = new java.util.ArrayList<>(java.util.List.of(x));
         if (weight != null) {
             in.add(weight);
@@ -51,8 +51,8 @@ public final class Functional {
         return CustomFunction.apply("layer_norm", f.output(), in.toArray(new Variable[0]), keep,
                 (g, saved, needs) -> {
                     boolean[] want = {needs[0], hasW && needs[1], hasB && needs[needs.length - 1]};
-                    LayerNormKernels.Gradients d = LayerNormKernels.backward(g, saved[0], hasW ? saved[3] : null,
-                            new LayerNormKernels.Forward(null, saved[1], saved[2]), want);
+                    FusedLayerNorm.Gradients d = FusedLayerNorm.backward(g, saved[0], hasW ? saved[3] : null,
+                            new FusedLayerNorm.Forward(null, saved[1], saved[2]), want);
                     Tensor[] out = new Tensor[needs.length];
                     out[0] = d.input();
                     if (hasW) {

@@ -3,7 +3,7 @@ package dev.jgrad.nn;
 import dev.jgrad.autograd.CustomFunction;
 import dev.jgrad.autograd.Variable;
 import dev.jgrad.tensor.DType;
-import dev.jgrad.tensor.internal.fused.PoolKernels;
+import dev.jgrad.tensor.internal.fused.FusedMaxPool2d;
 import dev.jgrad.tensor.Shape;
 import dev.jgrad.tensor.ShapeException;
 import dev.jgrad.tensor.Tensor;
@@ -13,7 +13,7 @@ import java.util.Arrays;
 /**
  * {@code F.max_pool1d}, {@code F.max_pool2d}, {@code F.avg_pool2d} and {@code F.adaptive_avg_pool2d}.
  * Average pooling is composed of differentiable ops (padding, {@code unfold} windows, a sum over each);
- * max pooling is a direct kernel ({@link PoolKernels}) that sends each window's gradient where PyTorch
+ * max pooling is a direct kernel ({@link FusedMaxPool2d}) that sends each window's gradient where PyTorch
  * sends it: to the first largest element in row-major window order, or to a NaN.
  */
 public final class Pooling {
@@ -71,16 +71,16 @@ public final class Pooling {
         int[] s = strideOrKernel(stride, kernel);
         Geometry geo = geometry(name, in.shape(), kernel, s, padding, dilation, ceilMode, k);
         Variable planes = k == 1 ? in.unsqueeze(-2) : in;
-        PoolKernels.Window win = k == 1
-                ? new PoolKernels.Window(new int[] {1, kernel[0]}, new int[] {1, s[0]}, new int[] {0, padding[0]},
+        FusedMaxPool2d.Window win = k == 1
+                ? new FusedMaxPool2d.Window(new int[] {1, kernel[0]}, new int[] {1, s[0]}, new int[] {0, padding[0]},
                         new int[] {1, dilation[0]}, 1, geo.out[0])
-                : new PoolKernels.Window(kernel.clone(), s, padding.clone(), dilation.clone(), geo.out[0], geo.out[1]);
-        PoolKernels.Pooled r = PoolKernels.maxPool2d(planes.data(), win);
+                : new FusedMaxPool2d.Window(kernel.clone(), s, padding.clone(), dilation.clone(), geo.out[0], geo.out[1]);
+        FusedMaxPool2d.Pooled r = FusedMaxPool2d.maxPool2d(planes.data(), win);
         int[] planeShape = planes.shape();
         // Its definition: the input read at the maxima found (piecewise linear, so exact where it is differentiable).
         Variable y = CustomFunction.apply(name, r.values(), new Variable[] {planes}, new Tensor[] {r.indices()},
-                (g, saved, needs) -> new Tensor[] {PoolKernels.maxPool2dBackward(g, saved[0], planeShape, win)},
-                ins -> readAt(ins[0], PoolKernels.flatIndices(r.indices(), win, planeShape[planeShape.length - 1])));
+                (g, saved, needs) -> new Tensor[] {FusedMaxPool2d.maxPool2dBackward(g, saved[0], planeShape, win)},
+                ins -> readAt(ins[0], FusedMaxPool2d.flatIndices(r.indices(), win, planeShape[planeShape.length - 1])));
         y = k == 1 ? y.squeeze(-2) : y;
         return x.dim() == k + 1 ? y.squeeze(0) : y;
     }

@@ -2,7 +2,7 @@ package dev.jgrad.nn;
 
 import dev.jgrad.autograd.CustomFunction;
 import dev.jgrad.autograd.Variable;
-import dev.jgrad.tensor.internal.fused.RecurrentKernels;
+import dev.jgrad.tensor.internal.fused.FusedLstm;
 import dev.jgrad.tensor.Shape;
 import dev.jgrad.tensor.ShapeException;
 import dev.jgrad.tensor.Tensor;
@@ -14,7 +14,7 @@ import java.util.List;
  * One layer of {@code nn.LSTM} and {@code nn.GRU} (batch_first), with PyTorch's weights and gate order.
  * The definition is a composite of differentiable ops: the input projection of every time step is one
  * matrix product; each step then adds the hidden projection and applies the gates. A float32 LSTM runs
- * as one fused op instead ({@link RecurrentKernels}), tested against the composite.
+ * as one fused op instead ({@link FusedLstm}), tested against the composite.
  */
 public final class Recurrent {
     private Recurrent() {
@@ -79,7 +79,7 @@ public final class Recurrent {
     }
 
     /**
-     * The whole layer as one op in float32 ({@link RecurrentKernels#lstm}), with a backward of its own: its
+     * The whole layer as one op in float32 ({@link FusedLstm#lstm}), with a backward of its own: its
      * output {@code (T, B, 2H)} holds {@code [h_t | c_t]}, of which the layer's output and last states are
      * views. The composite above is the definition it is tested against, and what other dtypes (float64,
      * so gradcheck) use.
@@ -88,7 +88,7 @@ public final class Recurrent {
         int hidden = wHh.size(1);
         int steps = x.size(1);
         Tensor xt = x.data().transpose(0, 1);
-        RecurrentKernels.LstmForward f = RecurrentKernels.lstm(xt, h0.data(), c0.data(), wIh.data(), wHh.data(),
+        FusedLstm.LstmForward f = FusedLstm.lstm(xt, h0.data(), c0.data(), wIh.data(), wHh.data(),
                 bIh == null ? null : bIh.data(), bHh == null ? null : bHh.data());
         List<Variable> inputs = new ArrayList<>(List.of(x, h0, c0, wIh, wHh));
         if (bIh != null) {
@@ -106,8 +106,8 @@ public final class Recurrent {
                         anyBias |= needs[i];
                     }
                     boolean[] want = {needs[0], needs[1], needs[2], needs[3], needs[4], anyBias};
-                    RecurrentKernels.LstmGradients d = RecurrentKernels.lstmBackward(g,
-                            new RecurrentKernels.LstmForward(saved[3], saved[4], saved[5]), saved[0], saved[1], saved[2], want);
+                    FusedLstm.LstmGradients d = FusedLstm.lstmBackward(g,
+                            new FusedLstm.LstmForward(saved[3], saved[4], saved[5]), saved[0], saved[1], saved[2], want);
                     Tensor[] grads = new Tensor[count];
                     grads[0] = d.x() == null ? null : d.x().transpose(0, 1);
                     grads[1] = d.h0();

@@ -84,7 +84,7 @@ class ConvolutionTest {
         Generator gen = new Generator(17);
         for (int trial = 0; trial < 60; trial++) {
             boolean twoD = trial % 3 != 0;
-            // Every fourth trial has more than ConvKernels.PER_SAMPLE_MAX_K columns per position: a product per chunk of samples.
+            // Every fourth trial has more than FusedConv2d.PER_SAMPLE_MAX_K columns per position: a product per chunk of samples.
             boolean wide = trial % 4 == 1;
             int c = wide ? 8 + gen.nextInt(5) : 1 + gen.nextInt(4);
             int oc = 1 + gen.nextInt(5);
@@ -105,7 +105,7 @@ class ConvolutionTest {
     }
 
     /**
-     * Batches past one chunk of columns (ConvKernels.CHUNK_FLOATS, 128K or 256K floats by the machine): chunks of one
+     * Batches past one chunk of columns (FusedConv2d.CHUNK_FLOATS, 128K or 256K floats by the machine): chunks of one
      * or two samples with the weight's gradient summed in one part per chunk, and chunks of unequal sizes.
      */
     @Test

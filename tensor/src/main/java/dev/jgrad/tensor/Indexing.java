@@ -123,7 +123,20 @@ final class Indexing {
         }
     }
 
+    /**
+     * Resolves {@code indices} against {@code x}: the basic entries applied as views, then the advanced ones broadcast
+     * together and turned into the storage offsets they select.
+     */
     static Plan plan(Tensor x, Index[] indices) {
+        int consumed = consumedDims(x, indices);
+        List<Integer> dims = new ArrayList<>();
+        List<Tensor> idx = new ArrayList<>();
+        Tensor view = applyBasic(x, indices, consumed, dims, idx);
+        return resolveAdvanced(view, dims, idx);
+    }
+
+    /** The dims of {@code x} the entries consume (an ellipsis takes the rest); too many entries, or two ellipses, refused. */
+    private static int consumedDims(Tensor x, Index[] indices) {
         int consumed = 0;
         int ellipses = 0;
         for (Index ix : indices) {
@@ -149,10 +162,17 @@ final class Indexing {
             throw new TensorIndexException("too many indices for tensor of dimension " + x.dim()
                     + " (got " + consumed + " indexing entries for shape " + Shape.str(x.shape) + ")");
         }
+        return consumed;
+    }
+
+    /**
+     * The view the basic entries leave (ints select, slices slice, None and a 0-d mask insert a dim), and, in
+     * {@code dims} and {@code idx}, each advanced entry's dim in that view and its int64 positions (a mask as the
+     * coordinates of its true elements, one index tensor per dim it covers).
+     */
+    private static Tensor applyBasic(Tensor x, Index[] indices, int consumed, List<Integer> dims, List<Tensor> idx) {
         Tensor cur = x;
         int d = 0;
-        List<Integer> dims = new ArrayList<>();
-        List<Tensor> idx = new ArrayList<>();
         for (Index ix : indices) {
             switch (ix.kind) {
                 case INT:
@@ -173,38 +193,49 @@ final class Indexing {
                 case ELLIPSIS:
                     d += x.dim() - consumed;
                     break;
-                default: {
-                    Tensor t = ix.tensor;
-                    if (t.dtype() == DType.BOOL) {
-                        if (t.dim() == 0) {
-                            cur = Views.unsqueeze(cur, d);
-                            dims.add(d);
-                            idx.add(t.item() != 0 ? Tensor.zeros(DType.INT64, 1) : Tensor.zeros(DType.INT64, 0));
-                            d++;
-                            break;
-                        }
-                        for (int k = 0; k < t.dim(); k++) {
-                            if (t.shape[k] != cur.shape[d + k]) {
-                                throw new TensorIndexException("The shape of the mask " + Shape.str(t.shape) + " at index " + k
-                                        + " does not match the shape of the indexed tensor " + Shape.str(cur.shape) + " at index " + (d + k));
-                            }
-                        }
-                        Tensor nz = nonzero(t);
-                        for (int k = 0; k < t.dim(); k++) {
-                            dims.add(d + k);
-                            idx.add(nz.select(1, k));
-                        }
-                        d += t.dim();
-                    } else {
+                default:
+                    if (ix.tensor.dtype() != DType.BOOL) {
                         dims.add(d);
-                        idx.add(t);
+                        idx.add(ix.tensor);
                         d++;
+                    } else if (ix.tensor.dim() == 0) {
+                        // A 0-d mask adds a dim of one position (true) or none (false).
+                        cur = Views.unsqueeze(cur, d);
+                        dims.add(d);
+                        idx.add(ix.tensor.item() != 0 ? Tensor.zeros(DType.INT64, 1) : Tensor.zeros(DType.INT64, 0));
+                        d++;
+                    } else {
+                        d = maskPositions(cur, d, ix.tensor, dims, idx);
                     }
-                }
             }
         }
+        return cur;
+    }
+
+    /** A mask over dims {@code [d, d + mask.dim())} of {@code cur}, as the coordinates of its true elements; the next dim. */
+    private static int maskPositions(Tensor cur, int d, Tensor mask, List<Integer> dims, List<Tensor> idx) {
+        for (int k = 0; k < mask.dim(); k++) {
+            if (mask.shape[k] != cur.shape[d + k]) {
+                throw new TensorIndexException("The shape of the mask " + Shape.str(mask.shape) + " at index " + k
+                        + " does not match the shape of the indexed tensor " + Shape.str(cur.shape) + " at index " + (d + k));
+            }
+        }
+        Tensor nz = nonzero(mask);
+        for (int k = 0; k < mask.dim(); k++) {
+            dims.add(d + k);
+            idx.add(nz.select(1, k));
+        }
+        return d + mask.dim();
+    }
+
+    /**
+     * The plan over {@code view}: the index tensors broadcast to one shape B, the storage offset each position of B
+     * selects, the dims left, and where B lands among them (in place of the indexed dims where they are neighbours, else
+     * first, as PyTorch does).
+     */
+    private static Plan resolveAdvanced(Tensor view, List<Integer> dims, List<Tensor> idx) {
         Plan p = new Plan();
-        p.view = cur;
+        p.view = view;
         if (dims.isEmpty()) {
             return p;
         }
@@ -226,11 +257,11 @@ final class Indexing {
         }
         int count = Shape.numel(p.indexShape);
         p.bases = new int[count];
-        java.util.Arrays.fill(p.bases, cur.offset);
+        java.util.Arrays.fill(p.bases, view.offset);
         for (int i = 0; i < k; i++) {
             int dim = p.dims[i];
-            int size = cur.shape[dim];
-            int stride = cur.strides[dim];
+            int size = view.shape[dim];
+            int stride = view.strides[dim];
             long[] pos = idx.get(i).expand(p.indexShape).contiguous().toLongArray();
             for (int b = 0; b < count; b++) {
                 p.bases[b] += checkedPosition(pos[b], size, dim) * stride;
@@ -240,13 +271,13 @@ final class Indexing {
         for (int i = 1; i < k; i++) {
             adjacent &= p.dims[i] == p.dims[i - 1] + 1;
         }
-        int nr = cur.dim() - k;
+        int nr = view.dim() - k;
         p.restShape = new int[nr];
         p.restStrides = new int[nr];
-        for (int i = 0, j = 0; i < cur.dim(); i++) {
+        for (int i = 0, j = 0; i < view.dim(); i++) {
             if (!dims.contains(i)) {
-                p.restShape[j] = cur.shape[i];
-                p.restStrides[j] = cur.strides[i];
+                p.restShape[j] = view.shape[i];
+                p.restStrides[j] = view.strides[i];
                 j++;
             }
         }

@@ -530,12 +530,12 @@ public final class Tensor implements ArrayOps<Tensor> {
 
     @Override
     public Tensor softmax(int dim) {
-        return Reduce.softmax(this, dim, false);
+        return Softmax.softmax(this, dim, false);
     }
 
     @Override
     public Tensor logSoftmax(int dim) {
-        return Reduce.softmax(this, dim, true);
+        return Softmax.softmax(this, dim, true);
     }
 
     @Override

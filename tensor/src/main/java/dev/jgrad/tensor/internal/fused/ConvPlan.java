@@ -1,10 +1,11 @@
 package dev.jgrad.tensor.internal.fused;
 
+import dev.jgrad.tensor.internal.kernels.ConvGeometry;
 import dev.jgrad.tensor.internal.kernels.Kernels;
 import dev.jgrad.tensor.internal.kernels.Tuning;
 
 /**
- * How one call of {@link ConvKernels} runs, chosen once from the geometry and the shapes: how the batch is cut into
+ * How one call of {@link FusedConv2d} runs, chosen once from the geometry and the shapes: how the batch is cut into
  * chunks, and the strategy of each step. Every path choice of the convolution is made here, with its reason, so the
  * kernels are loops over chunks that follow the plan, and tests name the plan a geometry gets.
  *
@@ -71,15 +72,15 @@ public record ConvPlan(int chunks, int weightParts, Columns columns, Samples sam
      * row. Column gradients also have as many before them: col2im's shifted whole-vector loads read up to a vector
      * outside their rows.
      */
-    static final int SLACK = 64;
+    public static final int SLACK = 64;
 
     /** The forward's plan for {@code n} samples of {@code c} channels. */
-    public static ConvPlan forward(ConvKernels.Geometry geo, int n, int c) {
+    public static ConvPlan forward(ConvGeometry geo, int n, int c) {
         int per = c * geo.kh() * geo.kw();
         int chunks = per <= Tuning.CONV_PER_SAMPLE_MAX_K ? n : chunks(per, geo.positions(), n);
         boolean vector = vectorized();
         // Packing from the input needs the weight packed once, which pays with several chunks.
-        Columns columns = chunks > 1 && ConvolutionKernels.CHOSEN.packsColumns(geo, per) ? Columns.PACKED_FROM_INPUT : Columns.IM2COL;
+        Columns columns = chunks > 1 && Kernels.CONVOLUTION.packsColumns(geo, per) ? Columns.PACKED_FROM_INPUT : Columns.IM2COL;
         return new ConvPlan(chunks, 0, columns, null, WeightGradient.NONE, InputGradient.NONE, Col2im.NONE, vector);
     }
 
@@ -87,19 +88,19 @@ public record ConvPlan(int chunks, int weightParts, Columns columns, Samples sam
      * The backward's plan for the gradients {@code needs} asks for (input, weight, bias), from {@code n} samples of
      * {@code c} channels into {@code oc} over an input of width {@code w}.
      */
-    public static ConvPlan backward(ConvKernels.Geometry geo, int n, int c, int oc, int w, boolean[] needs) {
+    public static ConvPlan backward(ConvGeometry geo, int n, int c, int oc, int w, boolean[] needs) {
         int per = c * geo.kh() * geo.kw();
         int chunks = chunks(per, geo.positions(), n);
         int parts = Math.max(1, Math.min(chunks, Math.max(Tuning.CONV_WEIGHT_PARTS, Tuning.CONV_WEIGHT_PART_FLOATS / Math.max(1, oc * per))));
         boolean vector = vectorized();
         // A 3 x 3 window with unit strides has its weight gradient summed from the input in place; not for few input
         // channels, where transposing the output gradient for it costs as much as the product.
-        boolean windowed = ConvolutionKernels.CHOSEN.windowGradient(geo) && per > Tuning.CONV_PER_SAMPLE_MAX_K;
+        boolean windowed = Kernels.CONVOLUTION.windowGradient(geo) && per > Tuning.CONV_PER_SAMPLE_MAX_K;
         Samples samples = !needs[0] && !windowed ? Samples.BLOCKS_IN_PLACE : Samples.CHUNK_COPY;
         WeightGradient wg = !needs[1] ? WeightGradient.NONE
                 : windowed ? WeightGradient.WINDOWED : samples == Samples.BLOCKS_IN_PLACE ? WeightGradient.PER_SAMPLE : WeightGradient.COLUMNS;
         InputGradient ig = !needs[0] ? InputGradient.NONE : chunks > 1 ? InputGradient.PACKED_WEIGHT : InputGradient.PER_CHUNK;
-        Col2im back = !needs[0] ? Col2im.NONE : ConvolutionKernels.CHOSEN.rowCol2im(geo, w, SLACK, SLACK) ? Col2im.VECTOR_ROWS : Col2im.ROWS;
+        Col2im back = !needs[0] ? Col2im.NONE : Kernels.CONVOLUTION.rowCol2im(geo, w, SLACK, SLACK) ? Col2im.VECTOR_ROWS : Col2im.ROWS;
         return new ConvPlan(chunks, parts, null, samples, wg, ig, back, vector);
     }
 

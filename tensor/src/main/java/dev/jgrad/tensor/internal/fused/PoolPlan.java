@@ -2,7 +2,7 @@ package dev.jgrad.tensor.internal.fused;
 
 import dev.jgrad.tensor.DType;
 
-/** How {@link PoolKernels} runs max pooling over planes of one shape: every path choice of pooling, named for tests. */
+/** How {@link FusedMaxPool2d} runs max pooling over planes of one shape: every path choice of pooling, named for tests. */
 public enum PoolPlan {
     /**
      * 2x2 windows at stride 2 tiling float32 planes: the kernels' {@code PoolingKernels} (vector rows split by shuffles,
@@ -15,8 +15,8 @@ public enum PoolPlan {
     WINDOWS;
 
     /** The path for windows {@code win} over (h, w) planes of {@code dtype}, forward and backward. */
-    public static PoolPlan of(PoolKernels.Window win, int h, int w, DType dtype) {
-        if (!PoolKernels.halves(win, h, w)) {
+    public static PoolPlan of(FusedMaxPool2d.Window win, int h, int w, DType dtype) {
+        if (!FusedMaxPool2d.halves(win, h, w)) {
             return WINDOWS;
         }
         return dtype == DType.FLOAT32 ? TILES_FLOAT32 : TILES;

@@ -28,7 +28,7 @@ public final class Gemm {
     public static void sgemm(boolean overwrite, int n, int k, int p, float[] a, int ao, int ars, int acs, float[] b, int bo, int brs,
                       int bcs, float[] c, int co, int crs) {
         if ((long) n * k * p >= Tuning.GEMM_SMALL) {
-            PackedGemm.sgemm(Simd.gemmFor(n), overwrite, n, k, p, a, ao, ars, acs, b, bo, brs, bcs, c, co, crs);
+            PackedGemm.sgemm(Kernels.gemmFor(n), overwrite, n, k, p, a, ao, ars, acs, b, bo, brs, bcs, c, co, crs);
             return;
         }
         if (overwrite) {

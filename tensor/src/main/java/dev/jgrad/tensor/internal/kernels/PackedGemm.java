@@ -7,21 +7,17 @@ package dev.jgrad.tensor.internal.kernels;
  * {@link #MC} rows of A is packed into slivers of {@code mr} rows and multiplied sliver by sliver by the
  * {@link MicroKernel}. A B sliver (kc x nr) stays in L1 while A slivers stream past it; the A block stays
  * in L2. Row blocks and column chunks are shared among the threads of {@link Parallel}; each writes its own
- * part of C, so the result does not depend on the thread count.
+ * part of C, so the result does not depend on the thread count. The packing itself is {@link GemmPacking}'s.
  */
 public final class PackedGemm {
     public static final int KC = 512;
     static final int MC = 96;
-    /** Each thread's packing buffers, grown as needed and kept: a training step multiplies the same shapes again. */
     /**
-     * Packed B lives in the calling thread's buffer and workers only read it while the call lasts; each
-     * worker packs A into its own.
+     * Each thread's packing buffers, grown as needed and kept, since a training step multiplies the same shapes again.
+     * Packed B lives in the calling thread's buffer and workers only read it while the call lasts; each worker packs A
+     * into its own.
      */
     private static final ThreadBuffer A_BUFFER = new ThreadBuffer();
-    /** The float lanes of the kernels' vectors (0: plain Java), for packing a transposed A a vector per k. */
-    private static final int LANES = Kernels.PROVIDER.vectorLanes();
-    /** Whether packing transposes in vector registers ({@link VectorTranspose}, written for 16-float vectors). */
-    private static final boolean TRANSPOSE = LANES == 16;
     private static final ThreadBuffer B_BUFFER = new ThreadBuffer();
 
     private PackedGemm() {
@@ -155,11 +151,11 @@ public final class PackedGemm {
             int kc = Math.min(KC, k - pc);
             int kOff = bo + pc * brs;
             if (threads == 1) {
-                packB(b, kOff, brs, bcs, kc, p, nr, bp);
+                GemmPacking.packB(b, kOff, brs, bcs, kc, p, nr, bp);
             } else {
                 // Slivers of B are independent: pack them on all threads.
                 int kcs = kc;
-                Parallel.forRange(slivers, 1, (lo, hi) -> packBSlivers(b, kOff, brs, bcs, kcs, p, nr, bp, lo, hi));
+                Parallel.forRange(slivers, 1, (lo, hi) -> GemmPacking.packBSlivers(b, kOff, brs, bcs, kcs, p, nr, bp, lo, hi));
             }
             int kFrom = pc;
             // The first panel writes C (when overwriting), the later ones add into it.
@@ -173,7 +169,7 @@ public final class PackedGemm {
                     int sFrom = (int) ((long) slivers * cc / colChunks);
                     int sTo = (int) ((long) slivers * (cc + 1) / colChunks);
                     float[] ap = A_BUFFER.get(((rows + mr - 1) / mr) * mr * kc);
-                    packA(a, ao + ic * ars + kFrom * acs, ars, acs, rows, kc, mr, ap);
+                    GemmPacking.packA(a, ao + ic * ars + kFrom * acs, ars, acs, rows, kc, mr, ap);
                     for (int s = sFrom; s < sTo; s++) {
                         int jc = s * nr;
                         int cols = Math.min(nr, p - jc);
@@ -214,7 +210,7 @@ public final class PackedGemm {
         int rowSlivers = (n + mr - 1) / mr;
         int colSlivers = (p + nr - 1) / nr;
         float[] ap = A_BUFFER.get(rowSlivers * mr * k);
-        packA(a, ao, ars, acs, n, k, mr, ap);
+        GemmPacking.packA(a, ao, ars, acs, n, k, mr, ap);
         boolean pack = brs >= WIDE_PACK_ROW_STRIDE;
         float[] be = pack ? null : edgeSliver(b, bo, brs, k, p, nr);
         int perChunk = Math.max(1, Math.min(8, WIDE_CHUNK_FLOATS / (k * nr)));
@@ -227,7 +223,7 @@ public final class PackedGemm {
                 if (pack) {
                     // Each thread packs its own chunk (B_BUFFER is per thread, and wide uses no other).
                     bp = B_BUFFER.get(perChunk * nr * k);
-                    packBSlivers(b, bo + sFrom * nr, brs, 1, k, p - sFrom * nr, nr, bp, 0, sTo - sFrom);
+                    GemmPacking.packBSlivers(b, bo + sFrom * nr, brs, 1, k, p - sFrom * nr, nr, bp, 0, sTo - sFrom);
                 }
                 for (int i = 0; i < rowSlivers; i++) {
                     int ir = i * mr;
@@ -272,7 +268,7 @@ public final class PackedGemm {
             for (int i = lo; i < hi; i++) {
                 int ir = i * mr;
                 int rows = Math.min(mr, n - ir);
-                packA(a, ao + ir * ars, ars, acs, rows, k, mr, ap);
+                GemmPacking.packA(a, ao + ir * ars, ars, acs, rows, k, mr, ap);
                 for (int j = 0; j < colSlivers; j++) {
                     int jc = j * nr;
                     boolean bWhole = jc + nr <= p;
@@ -317,13 +313,13 @@ public final class PackedGemm {
         float[] ap = new float[((n + mr - 1) / mr) * mr * k];
         PackedA packed = new PackedA(kernel, n, k, ap);
         for (int pc = 0; pc < k; pc += KC) {
-            packA(a, ao + pc * acs, ars, acs, n, Math.min(KC, k - pc), mr, ap, packed.panel(pc));
+            GemmPacking.packA(a, ao + pc * acs, ars, acs, n, Math.min(KC, k - pc), mr, ap, packed.panel(pc));
         }
         return packed;
     }
 
     /**
-     * {@code C (+)= A B} for a packed A of at most {@link #KC} columns and a B its caller packed as {@link #packB} would
+     * {@code C (+)= A B} for a packed A of at most {@link #KC} columns and a B its caller packed as {@link GemmPacking#packB} would
      * ({@code [sliver][k][nr]}, a convolution's columns gathered straight from its input), on the calling thread.
      */
     public static void sgemmPackedB(PackedA a, boolean overwrite, int p, float[] bp, float[] c, int co, int crs) {
@@ -376,7 +372,7 @@ public final class PackedGemm {
         for (int pc = 0; pc < k; pc += KC) {
             int kc = Math.min(KC, k - pc);
             if (!inPlace) {
-                packB(b, bo + pc * brs, brs, bcs, kc, p, nr, bp);
+                GemmPacking.packB(b, bo + pc * brs, brs, bcs, kc, p, nr, bp);
             }
             int aAt = a.panel(pc);
             boolean first = overwrite && pc == 0;
@@ -396,188 +392,7 @@ public final class PackedGemm {
             return null;
         }
         float[] edge = new float[nr * k];
-        packB(b, bo + pFull, brs, 1, k, p - pFull, nr, edge);
+        GemmPacking.packB(b, bo + pFull, brs, 1, k, p - pFull, nr, edge);
         return edge;
-    }
-
-    /**
-     * Rows [0, mc) and columns [0, kc) of A into slivers of mr rows: ap[sliver][k][r], zero-padded. Each
-     * row is read along its smaller stride: a row-major A is copied row by row (unit-stride reads,
-     * writes mr apart), a transposed one k by k.
-     */
-    static void packA(float[] a, int ao, int ars, int acs, int mc, int kc, int mr, float[] ap) {
-        packA(a, ao, ars, acs, mc, kc, mr, ap, 0);
-    }
-
-    /** {@link #packA} into {@code ap} from {@code at} on. */
-    static void packA(float[] a, int ao, int ars, int acs, int mc, int kc, int mr, float[] ap, int at) {
-        int base = at;
-        for (int ir = 0; ir < mc; ir += mr) {
-            int rows = Math.min(mr, mc - ir);
-            int src = ao + ir * ars;
-            // Each layout is a small method of its own, compiled on its own terms: as branches of one method, the
-            // row-major copy was compiled worse, and differently from one JVM to the next (docs/performance.md).
-            if (rows == 6 && mr == 6) {
-                packSix(a, src, ars, acs, kc, ap, base);
-            } else if (acs == 1 && TRANSPOSE && rows <= 16 && mr >= 8) {
-                // A row-major A: its rows side by side, 16 floats of each at a time in vector registers.
-                VectorTranspose.lines(a, src, ars, rows, kc, ap, base, mr);
-            } else if (acs == 1) {
-                packRows(a, src, ars, rows, kc, mr, ap, base);
-            } else if (ars == 1 && rows == mr && LANES > 0 && mr <= LANES && mr * 2 >= LANES) {
-                // A transposed A (a weight's gradient, g^T x): each k's mr floats are contiguous, one vector each.
-                VectorRows.gatherRuns(a, src, acs, kc, ap, base, mr);
-            } else {
-                packStrided(a, src, ars, acs, rows, kc, mr, ap, base);
-            }
-            for (int r = rows; r < mr; r++) {
-                for (int kk = 0, dst = base + r; kk < kc; kk++, dst += mr) {
-                    ap[dst] = 0f;
-                }
-            }
-            base += mr * kc;
-        }
-    }
-
-    /** Rows of a row-major A (unit column stride), each read along its length and written mr apart. */
-    private static void packRows(float[] a, int src, int ars, int rows, int kc, int mr, float[] ap, int base) {
-        for (int r = 0; r < rows; r++) {
-            int from = src + r * ars;
-            for (int kk = 0, dst = base + r; kk < kc; kk++, dst += mr) {
-                ap[dst] = a[from + kk];
-            }
-        }
-    }
-
-    /** Any other layout: each row read along its smaller stride (a row-major A row by row, a transposed one k by k). */
-    private static void packStrided(float[] a, int src, int ars, int acs, int rows, int kc, int mr, float[] ap, int base) {
-        if (acs < ars) {
-            for (int r = 0; r < rows; r++) {
-                int from = src + r * ars;
-                for (int kk = 0, dst = base + r; kk < kc; kk++, dst += mr) {
-                    ap[dst] = a[from + kk * acs];
-                }
-            }
-            return;
-        }
-        for (int kk = 0; kk < kc; kk++) {
-            int from = src + kk * acs;
-            int dst = base + kk * mr;
-            for (int r = 0; r < rows; r++) {
-                ap[dst + r] = a[from + r * ars];
-            }
-        }
-    }
-
-    /**
-     * One whole sliver of six rows (AVX2's tile height), the six elements of each k written together: a row-major
-     * A read along six rows at once, a transposed one six contiguous floats at a time. The general loops run a short
-     * inner loop per element or per k, which made packing a sixth of a small attention step.
-     */
-    private static void packSix(float[] a, int src, int ars, int acs, int kc, float[] ap, int dst) {
-        if (acs == 1) {
-            int r1 = src + ars;
-            int r2 = r1 + ars;
-            int r3 = r2 + ars;
-            int r4 = r3 + ars;
-            int r5 = r4 + ars;
-            for (int kk = 0; kk < kc; kk++, dst += 6) {
-                ap[dst] = a[src + kk];
-                ap[dst + 1] = a[r1 + kk];
-                ap[dst + 2] = a[r2 + kk];
-                ap[dst + 3] = a[r3 + kk];
-                ap[dst + 4] = a[r4 + kk];
-                ap[dst + 5] = a[r5 + kk];
-            }
-        } else if (ars == 1) {
-            for (int kk = 0; kk < kc; kk++, src += acs, dst += 6) {
-                ap[dst] = a[src];
-                ap[dst + 1] = a[src + 1];
-                ap[dst + 2] = a[src + 2];
-                ap[dst + 3] = a[src + 3];
-                ap[dst + 4] = a[src + 4];
-                ap[dst + 5] = a[src + 5];
-            }
-        } else {
-            for (int kk = 0; kk < kc; kk++, src += acs, dst += 6) {
-                for (int r = 0; r < 6; r++) {
-                    ap[dst + r] = a[src + r * ars];
-                }
-            }
-        }
-    }
-
-    /** Rows [0, kc) and all p columns of B into slivers of nr columns: bp[sliver][k][j], zero-padded. */
-    static void packB(float[] b, int bo, int brs, int bcs, int kc, int p, int nr, float[] bp) {
-        packBSlivers(b, bo, brs, bcs, kc, p, nr, bp, 0, (p + nr - 1) / nr);
-    }
-
-    /** Slivers [sFrom, sTo) of {@link #packB}. */
-    static void packBSlivers(float[] b, int bo, int brs, int bcs, int kc, int p, int nr, float[] bp, int sFrom, int sTo) {
-        int idx = sFrom * nr * kc;
-        for (int jc = sFrom * nr; jc < Math.min(p, sTo * nr); jc += nr) {
-            int cols = Math.min(nr, p - jc);
-            // One small method per layout, as for A (packA).
-            if (brs == 1 && bcs > 1 && TRANSPOSE && cols == nr && nr == 32) {
-                // A transposed B, as a linear layer's weight: its columns side by side, 16 at a time in vector registers.
-                VectorTranspose.lines(b, bo + jc * bcs, bcs, 16, kc, bp, idx, nr);
-                VectorTranspose.lines(b, bo + (jc + 16) * bcs, bcs, 16, kc, bp, idx + 16, nr);
-            } else if (brs == 1 && bcs > 1) {
-                packBColumns(b, bo + jc * bcs, bcs, cols, kc, nr, bp, idx);
-            } else if (bcs == 1 && cols == nr) {
-                packBRows(b, bo + jc, brs, kc, nr, bp, idx);
-            } else {
-                packBStrided(b, bo + jc * bcs, brs, bcs, cols, kc, nr, bp, idx);
-            }
-            idx += nr * kc;
-        }
-    }
-
-    /**
-     * A sliver of a transposed B (its columns contiguous, as im2col's columns in a weight's gradient): each column
-     * read along its length and written nr apart, instead of nr far-apart columns read per row; zeros past cols.
-     */
-    private static void packBColumns(float[] b, int src, int bcs, int cols, int kc, int nr, float[] bp, int idx) {
-        for (int j = 0; j < cols; j++) {
-            int from = src + j * bcs;
-            for (int kk = 0, dst = idx + j; kk < kc; kk++, dst += nr) {
-                bp[dst] = b[from + kk];
-            }
-        }
-        for (int j = cols; j < nr; j++) {
-            for (int kk = 0, dst = idx + j; kk < kc; kk++, dst += nr) {
-                bp[dst] = 0f;
-            }
-        }
-    }
-
-    /** A whole sliver of a row-major B: nr contiguous floats per k. */
-    private static void packBRows(float[] b, int src, int brs, int kc, int nr, float[] bp, int idx) {
-        for (int kk = 0; kk < kc; kk++) {
-            System.arraycopy(b, src + kk * brs, bp, idx + kk * nr, nr);
-        }
-    }
-
-    /** Any other layout, or a row-major sliver cut by the right edge: zeros past cols. */
-    private static void packBStrided(float[] b, int src, int brs, int bcs, int cols, int kc, int nr, float[] bp, int idx) {
-        if (brs < bcs) {
-            for (int j = 0; j < nr; j++) {
-                int from = src + j * bcs;
-                for (int kk = 0, dst = idx + j; kk < kc; kk++, dst += nr) {
-                    bp[dst] = j < cols ? b[from + kk * brs] : 0f;
-                }
-            }
-            return;
-        }
-        for (int kk = 0; kk < kc; kk++) {
-            int from = src + kk * brs;
-            int j = 0;
-            for (; j < cols; j++) {
-                bp[idx++] = b[from + j * bcs];
-            }
-            for (; j < nr; j++) {
-                bp[idx++] = 0f;
-            }
-        }
     }
 }

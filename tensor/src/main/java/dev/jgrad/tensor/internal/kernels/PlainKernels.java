@@ -8,8 +8,11 @@ import dev.jgrad.tensor.UnaryOp;
  * is absent. Floating sums run in double with several accumulators (C2 will not reorder a single floating sum).
  */
 final class PlainKernels {
+    /** The plain micro-kernel serves products of any height: it is the usual and the 8-row kernel at once. */
+    private static final MicroKernel SCALAR = new ScalarMicroKernel();
     static final KernelProvider PROVIDER = new KernelProvider("plain Java", 0, new Elementwise(), new Reductions(),
-            new Softmax(), new Pooling(), new Optimizer(), new PlainNorm(), new PlainAttention());
+            new Softmax(), new Pooling(), new Optimizer(), new PlainNorm(), new PlainAttention(), PlainConvolution.INSTANCE,
+            SCALAR, SCALAR);
 
     private PlainKernels() {
     }

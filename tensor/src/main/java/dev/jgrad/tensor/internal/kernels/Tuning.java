@@ -65,7 +65,7 @@ public final class Tuning {
      * since Skylake-SP: 1-2 MB of L2 a core), else 512 KB (Zen 1-3). Java cannot ask the cache's size, and a virtual
      * machine often hides it.
      */
-    public static final int CONV_CHUNK_FLOATS = Simd.GEMM.nr() >= 32 ? 1 << 18 : 1 << 17;
+    public static final int CONV_CHUNK_FLOATS = Kernels.GEMM.nr() >= 32 ? 1 << 18 : 1 << 17;
 
     /**
      * The weight's gradient gets a run per chunk where the runs' buffers take at most this many floats together (whole

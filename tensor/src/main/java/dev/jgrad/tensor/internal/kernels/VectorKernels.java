@@ -2,7 +2,8 @@ package dev.jgrad.tensor.internal.kernels;
 
 /**
  * The Vector API kernels, one family per class ({@link VectorElementwise}, {@link VectorReductions},
- * {@link VectorSoftmax}, {@link VectorOptimizer}, {@link VectorNorm}, pooling below), one preferred vector shape for the whole process
+ * {@link VectorSoftmax}, {@link VectorOptimizer}, {@link VectorNorm}, {@link VectorAttention}, {@link VectorConvolution},
+ * {@link VectorMicroKernel}, pooling below), one preferred vector shape for the whole process
  * ({@link VectorMath}). Each family vectorizes the ops and lengths where vectors pay and hands the rest to
  * {@link PlainKernels}: short rows, strided operands, ops without a vector loop. Loaded by name, and only where the
  * {@code jdk.incubator.vector} module is present.
@@ -10,9 +11,15 @@ package dev.jgrad.tensor.internal.kernels;
 public final class VectorKernels {
     public static final KernelProvider PROVIDER = new KernelProvider("Vector API, " + VectorMath.S.vectorBitSize() + "-bit",
             VectorMath.L, new VectorElementwise(), new VectorReductions(), new VectorSoftmax(), new Pooling(), new VectorOptimizer(), new VectorNorm(),
-            new VectorAttention());
+            new VectorAttention(), VectorConvolution.INSTANCE, new VectorMicroKernel(), eightRows());
 
     private VectorKernels() {
+    }
+
+    /** The 8-row tile where the usual one has 12 rows (AVX-512's 32 registers); with narrower vectors the usual one. */
+    private static MicroKernel eightRows() {
+        VectorMicroKernel usual = new VectorMicroKernel();
+        return usual.mr() == 12 ? new VectorMicroKernel(8) : usual;
     }
 
     /**

@@ -16,10 +16,9 @@ import jdk.incubator.vector.VectorSpecies;
  * in the loop. Those methods are {@link VectorTiles}, written by {@code MicroKernelGenerator} (the
  * accumulators must be separate locals, so each tile is spelled out).
  *
- * <p>The accumulators start from C's tile and are stored back as they are. Adding the tile at the end
- * instead ({@code fromArray(c).add(acc).intoArray(c)}) made the JIT, in some runs and not others,
- * compile the stores as calls (a species it could not prove constant): the same product ran 20% slower
- * depending on the run.
+ * <p>The accumulators start at zero and C's tile is added to them after the loop ({@link VectorTiles} says why: C's
+ * row addresses kept live through the loop made C2 spill the loop's own integers in some JVMs). Tiles that C's edge
+ * cuts short are computed into a per-thread scratch tile and added to C element by element.
  */
 final class VectorMicroKernel implements MicroKernel {
     static final VectorSpecies<Float> S = FloatVector.SPECIES_PREFERRED;

@@ -1,5 +1,6 @@
 package dev.jgrad.tensor.internal.fused;
 
+import dev.jgrad.tensor.internal.kernels.ConvGeometry;
 import dev.jgrad.tensor.Backend;
 import dev.jgrad.tensor.internal.kernels.Kernels;
 import dev.jgrad.tensor.internal.kernels.Tuning;
@@ -17,10 +18,10 @@ class ConvPlanTest {
     private static final boolean VECTOR = Backend.vectorized();
 
     /** A k x k convolution at stride s, padding pad, over (h, w) planes. */
-    private static ConvKernels.Geometry geo(int k, int s, int pad, int h, int w) {
+    private static ConvGeometry geo(int k, int s, int pad, int h, int w) {
         int oh = (h + 2 * pad - k) / s + 1;
         int ow = (w + 2 * pad - k) / s + 1;
-        return new ConvKernels.Geometry(k, k, s, s, pad, pad, 1, 1, oh, ow);
+        return new ConvGeometry(k, k, s, s, pad, pad, 1, 1, oh, ow);
     }
 
     @Test
@@ -36,7 +37,7 @@ class ConvPlanTest {
 
     @Test
     void aSecondLayerRunsChunksAboutTheCacheAndItsVectorPaths() {
-        ConvKernels.Geometry g = geo(3, 1, 0, 13, 13);
+        ConvGeometry g = geo(3, 1, 0, 13, 13);
         int per = 32 * 9;
         ConvPlan f = ConvPlan.forward(g, 64, 32);
         int most = (64 + f.chunks() - 1) / f.chunks();

@@ -7,8 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /** Which path max pooling takes, by window, plane and dtype (KernelProviderTest compares the float32 tiles' kernels). */
 class PoolPlanTest {
-    private static PoolKernels.Window window(int k, int s, int h, int w) {
-        return new PoolKernels.Window(new int[] {k, k}, new int[] {s, s}, new int[] {0, 0}, new int[] {1, 1},
+    private static FusedMaxPool2d.Window window(int k, int s, int h, int w) {
+        return new FusedMaxPool2d.Window(new int[] {k, k}, new int[] {s, s}, new int[] {0, 0}, new int[] {1, 1},
                 (h - k) / s + 1, (w - k) / s + 1);
     }
 
@@ -24,7 +24,7 @@ class PoolPlanTest {
     void otherWindowsAreScanned() {
         assertEquals(PoolPlan.WINDOWS, PoolPlan.of(window(3, 2, 13, 13), 13, 13, DType.FLOAT32));
         assertEquals(PoolPlan.WINDOWS, PoolPlan.of(window(2, 1, 13, 13), 13, 13, DType.FLOAT32));
-        PoolKernels.Window padded = new PoolKernels.Window(new int[] {2, 2}, new int[] {2, 2}, new int[] {1, 1}, new int[] {1, 1}, 7, 7);
+        FusedMaxPool2d.Window padded = new FusedMaxPool2d.Window(new int[] {2, 2}, new int[] {2, 2}, new int[] {1, 1}, new int[] {1, 1}, 7, 7);
         assertEquals(PoolPlan.WINDOWS, PoolPlan.of(padded, 12, 12, DType.FLOAT32), "padding reaches outside the plane");
     }
 }

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /** Which strategy the matrix product takes for the shapes jgrad's workloads multiply (LinalgTest checks each one's numbers). */
 class GemmPlanTest {
-    private static final int NR = Simd.GEMM.nr();
+    private static final int NR = Kernels.GEMM.nr();
 
     /** A row-major {@code (n, k) @ (k, p)}. */
     private static GemmPlan rowMajor(int n, int k, int p) {

@@ -61,8 +61,8 @@ class LinalgTest {
         if (!Simd.ENABLED) {
             return new MicroKernel[] {new ScalarMicroKernel()};
         }
-        return Simd.GEMM_8 == Simd.GEMM ? new MicroKernel[] {new ScalarMicroKernel(), Simd.GEMM}
-                : new MicroKernel[] {new ScalarMicroKernel(), Simd.GEMM, Simd.GEMM_8};
+        return Kernels.gemmFor(64) == Kernels.GEMM ? new MicroKernel[] {new ScalarMicroKernel(), Kernels.GEMM}
+                : new MicroKernel[] {new ScalarMicroKernel(), Kernels.GEMM, Kernels.gemmFor(64)};
     }
 
     /** The Vector API micro-kernels against the plain-Java one, through the same packing, on edge-heavy shapes. */
@@ -99,7 +99,7 @@ class LinalgTest {
                     int rows = Math.min(3, s[0] - i);
                     int cols = Math.min(3, s[2] - j);
                     new ScalarMicroKernel().dots(s[1], a, i * s[1], s[1], rows, b, j * s[1], s[1], cols, plain, i * s[2] + j, s[2]);
-                    Simd.GEMM.dots(s[1], a, i * s[1], s[1], rows, b, j * s[1], s[1], cols, vector, i * s[2] + j, s[2]);
+                    Kernels.GEMM.dots(s[1], a, i * s[1], s[1], rows, b, j * s[1], s[1], cols, vector, i * s[2] + j, s[2]);
                 }
             }
             for (int i = 0; i < plain.length; i++) {

@@ -15,6 +15,6 @@ final class VectorKernelsRequired {
     static void check() {
         assumeTrue(!"false".equals(System.getProperty("jgrad.vector")), "plain-kernel execution");
         assertTrue(Simd.enabled(), "the build runs tests with jdk.incubator.vector; the vector kernels must be in use");
-        assertTrue(Simd.GEMM instanceof VectorMicroKernel, "the vector micro-kernel must be in use, not " + Simd.GEMM.getClass().getSimpleName());
+        assertTrue(Kernels.GEMM instanceof VectorMicroKernel, "the vector micro-kernel must be in use, not " + Kernels.GEMM.getClass().getSimpleName());
     }
 }

@@ -1,4 +1,4 @@
-package dev.jgrad.tensor.internal.fused;
+package dev.jgrad.tensor.internal.kernels;
 
 import dev.jgrad.tensor.internal.kernels.Kernels;
 import dev.jgrad.tensor.internal.kernels.VectorKernelsOnly;
@@ -27,11 +27,11 @@ class ConvolutionKernelsTest {
     }
 
     /** An unpadded input of g samples (as PaddedInput gives the window-reading pieces) and a geometry over it. */
-    private static PaddedInput.Source source(int g, int c, int h, int w, int kh, int kw, int sh, int sw, int dh, int dw) {
+    private static ConvInput source(int g, int c, int h, int w, int kh, int kw, int sh, int sw, int dh, int dw) {
         int oh = (h - dh * (kh - 1) - 1) / sh + 1;
         int ow = (w - dw * (kw - 1) - 1) / sw + 1;
-        ConvKernels.Geometry geo = new ConvKernels.Geometry(kh, kw, sh, sw, 0, 0, dh, dw, oh, ow);
-        return new PaddedInput.Source(randoms((g + 1) * c * h * w), c, h, w, geo, 1);
+        ConvGeometry geo = new ConvGeometry(kh, kw, sh, sw, 0, 0, dh, dw, oh, ow);
+        return new ConvInput(randoms((g + 1) * c * h * w), c, h, w, geo, 1);
     }
 
     private static void close(float[] want, float[] got, int n, String what) {
@@ -42,8 +42,8 @@ class ConvolutionKernelsTest {
 
     @Test
     void theFamilyIsChosenByTheProvidersVectors() {
-        assertEquals(Kernels.PROVIDER.vectorLanes() > 0 ? "Vector API" : "plain Java", ConvolutionKernels.CHOSEN.name());
-        assertEquals(false, ConvolutionKernels.PLAIN.packsColumns(new ConvKernels.Geometry(3, 3, 1, 1, 0, 0, 1, 1, 5, 5), 27),
+        assertEquals(Kernels.PROVIDER.vectorLanes() > 0 ? "Vector API" : "plain Java", Kernels.CONVOLUTION.name());
+        assertEquals(false, ConvolutionKernels.PLAIN.packsColumns(new ConvGeometry(3, 3, 1, 1, 0, 0, 1, 1, 5, 5), 27),
                 "the reference serves no window-reading path: the plans keep their plain ones");
     }
 
@@ -57,19 +57,19 @@ class ConvolutionKernelsTest {
             int c = 1 + RANDOM.nextInt(4);
             int kh = 1 + RANDOM.nextInt(3);
             int kw = 1 + RANDOM.nextInt(3);
-            PaddedInput.Source in = source(g, c, kh + 4 + RANDOM.nextInt(9), kw + 5 + RANDOM.nextInt(13), kh, kw, 1 + RANDOM.nextInt(2), 1,
+            ConvInput in = source(g, c, kh + 4 + RANDOM.nextInt(9), kw + 5 + RANDOM.nextInt(13), kh, kw, 1 + RANDOM.nextInt(2), 1,
                     1, 1);
             int per = c * kh * kw;
-            if (!ConvolutionKernels.CHOSEN.packsColumns(in.geo(), per)) {
+            if (!Kernels.CONVOLUTION.packsColumns(in.geo(), per)) {
                 continue;
             }
             checked++;
             int nr = t % 2 == 0 ? 32 : 16;
             int gp = g * in.geo().positions();
             float[] want = new float[ConvolutionKernels.PLAIN.packedColumnsSize(per, gp, nr)];
-            float[] got = new float[ConvolutionKernels.CHOSEN.packedColumnsSize(per, gp, nr)];
+            float[] got = new float[Kernels.CONVOLUTION.packedColumnsSize(per, gp, nr)];
             ConvolutionKernels.PLAIN.packColumns(in, g, nr, want);
-            ConvolutionKernels.CHOSEN.packColumns(in, g, nr, got);
+            Kernels.CONVOLUTION.packColumns(in, g, nr, got);
             for (int q = 0; q < gp; q++) {
                 for (int r = 0; r < per; r++) {
                     int at = (q / nr) * per * nr + r * nr + q % nr;
@@ -88,15 +88,15 @@ class ConvolutionKernelsTest {
             int g = 1 + RANDOM.nextInt(3);
             int c = 1 + RANDOM.nextInt(5);
             int oc = 2 + RANDOM.nextInt(7);
-            PaddedInput.Source in = source(g, c, 5 + RANDOM.nextInt(11), 6 + RANDOM.nextInt(13), 3, 3, 1, 1, 1, 1);
-            assertTrue(ConvolutionKernels.CHOSEN.windowGradient(in.geo()), "a 3 x 3 window at unit strides is the vector piece's");
+            ConvInput in = source(g, c, 5 + RANDOM.nextInt(11), 6 + RANDOM.nextInt(13), 3, 3, 1, 1, 1, 1);
+            assertTrue(Kernels.CONVOLUTION.windowGradient(in.geo()), "a 3 x 3 window at unit strides is the vector piece's");
             int per = c * 9;
             float[] gy = randoms(oc * g * in.geo().positions());
             float[] start = randoms(3 + per * oc);
             float[] want = start.clone();
             float[] got = start.clone();
             ConvolutionKernels.PLAIN.addWindowGradient(in, g, gy, oc, want, 3);
-            ConvolutionKernels.CHOSEN.addWindowGradient(in, g, gy, oc, got, 3);
+            Kernels.CONVOLUTION.addWindowGradient(in, g, gy, oc, got, 3);
             close(want, got, want.length, "trial " + t);
         }
     }
@@ -105,7 +105,7 @@ class ConvolutionKernelsTest {
     @Tag(VectorKernelsOnly.TAG)
     void rowCol2imMatchesAddingEachKernelPositionsRows() {
         assumeTrue(Kernels.PROVIDER.vectorLanes() > 0, "no Vector API in this run");
-        int slack = ConvPlan.SLACK;
+        int slack = dev.jgrad.tensor.internal.fused.ConvPlan.SLACK;
         int checked = 0;
         for (int t = 0; t < 40; t++) {
             int kh = 1 + RANDOM.nextInt(3);
@@ -116,8 +116,8 @@ class ConvolutionKernelsTest {
             int w = kw + 1 + RANDOM.nextInt(Math.max(1, 12 - kw));
             int oh = h + 2 * ph - kh + 1;
             int ow = w + 2 * pw - kw + 1;
-            ConvKernels.Geometry geo = new ConvKernels.Geometry(kh, kw, 1, 1, ph, pw, 1, 1, oh, ow);
-            if (!ConvolutionKernels.CHOSEN.rowCol2im(geo, w, slack, slack)) {
+            ConvGeometry geo = new ConvGeometry(kh, kw, 1, 1, ph, pw, 1, 1, oh, ow);
+            if (!Kernels.CONVOLUTION.rowCol2im(geo, w, slack, slack)) {
                 continue;
             }
             checked++;
@@ -127,7 +127,7 @@ class ConvolutionKernelsTest {
             float[] want = randoms(3 * h * w);
             float[] got = want.clone();
             ConvolutionKernels.PLAIN.col2im(cols, slack, gp, geo, want, 1, 2, 1, h, w);
-            ConvolutionKernels.CHOSEN.col2im(cols, slack, gp, geo, got, 1, 2, 1, h, w);
+            Kernels.CONVOLUTION.col2im(cols, slack, gp, geo, got, 1, 2, 1, h, w);
             close(want, got, want.length, "trial " + t + " " + geo);
         }
         assertTrue(checked >= 5, "only " + checked + " geometries were the vector piece's");

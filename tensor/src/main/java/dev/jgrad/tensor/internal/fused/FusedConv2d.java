@@ -1,5 +1,7 @@
 package dev.jgrad.tensor.internal.fused;
 
+import dev.jgrad.tensor.internal.kernels.ConvGeometry;
+import dev.jgrad.tensor.internal.kernels.ConvolutionKernels;
 import dev.jgrad.tensor.DType;
 import dev.jgrad.tensor.Shape;
 import dev.jgrad.tensor.ShapeException;
@@ -29,29 +31,36 @@ import static dev.jgrad.tensor.internal.TensorAccess.floats;
  * {@link ConvolutionKernels} family, whose plain reference computes the same numbers the plain way. Which paths a
  * call takes is its {@link ConvPlan}.
  */
-public final class ConvKernels {
+public final class FusedConv2d {
     /** Floats of slack around a chunk's columns (see {@link ConvPlan#SLACK}). */
     private static final int SLACK = ConvPlan.SLACK;
     private static final ThreadBuffer COLUMNS = new ThreadBuffer();
     private static final ThreadBuffer PRODUCT = new ThreadBuffer();
     private static final ThreadBuffer GRADIENT = new ThreadBuffer();
 
-    private ConvKernels() {
-    }
-
-    /** Geometry as (height, width) pairs: kernel, stride, padding, dilation; and the output size. */
-    public record Geometry(int kh, int kw, int sh, int sw, int ph, int pw, int dh, int dw, int oh, int ow) {
-        int positions() {
-            return oh * ow;
-        }
+    private FusedConv2d() {
     }
 
     /** The gradients asked for (null where not): input {@code (N, C, H, W)}, weight {@code (OC, C, KH, KW)}, bias {@code (OC)}. */
     public record ConvGradients(Tensor input, Tensor weight, Tensor bias) {
     }
 
+    /**
+     * {@code y = w * x + b} with the layer's (height, width) pairs: {@code kernel}, {@code stride}, {@code padding},
+     * {@code dilation} and the output's size {@code out}.
+     */
+    public static Tensor conv2d(Tensor x, Tensor w, Tensor b, int[] kernel, int[] stride, int[] padding, int[] dilation, int[] out) {
+        return conv2d(x, w, b, ConvGeometry.of(kernel, stride, padding, dilation, out));
+    }
+
+    /** The gradients of {@link #conv2d(Tensor, Tensor, Tensor, int[], int[], int[], int[], int[])}, for the same pairs. */
+    public static ConvGradients conv2dBackward(Tensor grad, Tensor x, Tensor w, int[] kernel, int[] stride, int[] padding, int[] dilation,
+                                               int[] out, boolean[] needs) {
+        return conv2dBackward(grad, x, w, ConvGeometry.of(kernel, stride, padding, dilation, out), needs);
+    }
+
     /** {@code y = w * x + b (N, OC, OH, OW)} for {@code x (N, C, H, W)}, {@code w (OC, C, KH, KW)} and {@code b (OC)} or null. */
-    public static Tensor conv2d(Tensor x, Tensor w, Tensor b, Geometry geo) {
+    public static Tensor conv2d(Tensor x, Tensor w, Tensor b, ConvGeometry geo) {
         check(x, w, b, geo);
         Tensor in = dense(x);
         int n = x.size(0);
@@ -64,7 +73,7 @@ public final class ConvKernels {
         float[] wa = floats(dense(w));
         ConvPlan plan = ConvPlan.forward(geo, n, w.size(1));
         int chunks = plan.chunks();
-        PackedGemm.PackedA wp = plan.packsWeight() ? PackedGemm.packWhole(Simd.gemmFor(oc), oc, per, wa, 0, per, 1) : null;
+        PackedGemm.PackedA wp = plan.packsWeight() ? PackedGemm.packWhole(Kernels.gemmFor(oc), oc, per, wa, 0, per, 1) : null;
         boolean packedInput = plan.columns() == ConvPlan.Columns.PACKED_FROM_INPUT;
         Parallel.forEachTask(chunks, (lo, hi) -> {
             for (int t = lo; t < hi; t++) {
@@ -74,8 +83,8 @@ public final class ConvKernels {
                 float[] cols = null;
                 float[] bp = null;
                 if (packedInput) {
-                    bp = COLUMNS.get(ConvolutionKernels.CHOSEN.packedColumnsSize(per, gp, wp.kernel.nr()));
-                    ConvolutionKernels.CHOSEN.packColumns(PaddedInput.of(in, geo, s0, gs), gs, wp.kernel.nr(), bp);
+                    bp = COLUMNS.get(Kernels.CONVOLUTION.packedColumnsSize(per, gp, wp.kernel.nr()));
+                    Kernels.CONVOLUTION.packColumns(PaddedInput.of(in, geo, s0, gs), gs, wp.kernel.nr(), bp);
                 } else {
                     cols = COLUMNS.get(per * gp + SLACK);
                     im2col(in, geo, plan, s0, gs, cols);
@@ -110,87 +119,138 @@ public final class ConvKernels {
 
     /**
      * The gradients from {@code grad (N, OC, OH, OW)}, for those {@code needs} asks for in the order input, weight,
-     * bias; {@code x} and {@code w} are the forward's.
+     * bias; {@code x} and {@code w} are the forward's. The batch is cut into parts (each summing its own share of the
+     * weight's and bias's gradients, added in order after: the result does not depend on the thread count) and each part
+     * into chunks of samples, which the plan's branches below handle.
      */
-    public static ConvGradients conv2dBackward(Tensor grad, Tensor x, Tensor w, Geometry geo, boolean[] needs) {
-        Tensor in = dense(x);
-        int n = x.size(0);
-        int oc = w.size(0);
-        int per = w.size(1) * geo.kh() * geo.kw();
-        int p = geo.positions();
-        Tensor g32 = grad.to(DType.FLOAT32);
-        float[] wa = floats(dense(w));
-        ConvPlan plan = ConvPlan.backward(geo, n, w.size(1), oc, x.size(3), needs);
-        int chunks = plan.chunks();
-        int parts = plan.weightParts();
-        Tensor dX = needs[0] ? empty(DType.FLOAT32, x.shape()) : null;
-        // Each part's sum of the weight's gradient: (OC, C KH KW) per sample from the output gradient's blocks in place;
-        // else transposed, (C KH KW, OC) = columns times the output gradient transposed (which packs the small output
-        // gradient transposed instead of the chunk's many columns), or read from the input in place by the window kernel.
-        boolean inPlace = plan.samples() == ConvPlan.Samples.BLOCKS_IN_PLACE;
-        boolean windowed = plan.weightGradient() == ConvPlan.WeightGradient.WINDOWED;
-        float[] gAll = inPlace ? floats(dense(g32)) : null;
-        float[] dWParts = needs[1] ? floats(Tensor.zeros(DType.FLOAT32, parts, oc * per)) : null;
-        double[] dBParts = needs[2] ? new double[parts * oc] : null;
-        PackedGemm.PackedA wtp = plan.inputGradient() == ConvPlan.InputGradient.PACKED_WEIGHT
-                ? PackedGemm.packWhole(Simd.gemmFor(per), per, oc, wa, 0, 1, per) : null;
-        Parallel.forEachTask(parts, (lo, hi) -> {
+    public static ConvGradients conv2dBackward(Tensor grad, Tensor x, Tensor w, ConvGeometry geo, boolean[] needs) {
+        Backward b = new Backward(grad, x, w, geo, needs);
+        Parallel.forEachTask(b.parts, (lo, hi) -> {
             for (int part = lo; part < hi; part++) {
-                float[] dWTo = dWParts;
-                int dWAt = part * oc * per;
-                for (int t = chunks * part / parts; t < chunks * (part + 1) / parts; t++) {
-                    int s0 = plan.first(t, n);
-                    int gs = plan.first(t + 1, n) - s0;
-                    int gp = gs * p;
-                    if (inPlace) {
-                        // No input gradient (a first layer): the weight's and bias's gradients per sample, from the output gradient's
-                        // (OC, P) blocks in place, with no copy of it into the chunk's layout.
-                        float[] cols = dWTo == null ? null : COLUMNS.get(per * gp + SLACK);
-                        if (cols != null) {
-                            im2col(in, geo, plan, s0, gs, cols);
-                        }
-                        for (int s = 0; s < gs; s++) {
-                            int at = (s0 + s) * oc * p;
-                            if (dBParts != null) {
-                                for (int c = 0; c < oc; c++) {
-                                    dBParts[part * oc + c] += Kernels.REDUCTIONS.sum(gAll, at + c * p, 1, p);
-                                }
-                            }
-                            if (cols != null) {
-                                Gemm.sgemm(oc, p, per, gAll, at, p, 1, cols, s * p, 1, gp, dWTo, dWAt, per);
-                            }
-                        }
+                for (int t = b.chunks * part / b.parts; t < b.chunks * (part + 1) / b.parts; t++) {
+                    int s0 = b.plan.first(t, b.n);
+                    int gs = b.plan.first(t + 1, b.n) - s0;
+                    if (b.plan.samples() == ConvPlan.Samples.BLOCKS_IN_PLACE) {
+                        b.samplesInPlace(part, s0, gs);
                         continue;
                     }
                     // The chunk's output gradient as (OC, G P), and the bias's gradient from it.
-                    float[] gy = GRADIENT.get(oc * gp);
-                    ChunkGradient.gather(g32, s0, gs, gy, dBParts, part * oc);
-                    if (dWTo != null && windowed) {
-                        ConvolutionKernels.CHOSEN.addWindowGradient(PaddedInput.of(in, geo, s0, gs), gs, gy, oc, dWTo, dWAt);
-                    } else if (dWTo != null) {
-                        float[] cols = COLUMNS.get(per * gp + SLACK);
-                        im2col(in, geo, plan, s0, gs, cols);
-                        Gemm.sgemm(per, gp, oc, cols, 0, gp, 1, gy, 0, 1, gp, dWTo, dWAt, oc);
+                    float[] gy = GRADIENT.get(b.oc * gs * b.p);
+                    ChunkGradient.gather(b.g32, s0, gs, gy, b.dBParts, part * b.oc);
+                    if (b.dWParts != null) {
+                        b.weightGradient(part, s0, gs, gy);
                     }
-                    if (dX == null) {
-                        continue;
+                    if (b.dX != null) {
+                        b.inputGradient(s0, gs, gy);
                     }
-                    // Any columns made above are done with: their buffer takes the column gradients, so the chunk's working set
-                    // stays one buffer of columns (second-level cache is a megabyte or less).
-                    float[] dCols = COLUMNS.get(SLACK + per * gp + SLACK);
-                    if (wtp != null) {
-                        PackedGemm.sgemmPacked(wtp, true, gp, gy, 0, gp, 1, dCols, SLACK, gp);
-                    } else {
-                        Gemm.sgemmInto(per, oc, gp, wa, 0, 1, per, gy, 0, gp, 1, dCols, SLACK, gp);
-                    }
-                    col2im(dCols, SLACK, geo, plan, dX, s0, gs);
                 }
             }
         });
-        Tensor dW = null;
-        if (dWParts != null) {
-            // The parts added in order (the result does not depend on the thread count), transposed back where they were.
-            dW = empty(DType.FLOAT32, w.shape());
+        return new ConvGradients(b.dX, b.weightSum(w), b.biasSum());
+    }
+
+    /** One backward call's operands, plan and per-part sums, and each branch of the plan as a method of its own. */
+    private static final class Backward {
+        final Tensor in;
+        final Tensor g32;
+        final ConvGeometry geo;
+        final ConvPlan plan;
+        final int n;
+        final int oc;
+        final int per;
+        final int p;
+        final int chunks;
+        final int parts;
+        final float[] wa;
+        /** The whole output gradient, dense, where the plan reads its blocks in place. */
+        final float[] gAll;
+        final Tensor dX;
+        /** Each part's sum of the weight's gradient: (OC, C KH KW), or transposed (C KH KW, OC) where the plan says so. */
+        final float[] dWParts;
+        final double[] dBParts;
+        /** The weight packed transposed for the input's gradient, where the plan packs it once for every chunk. */
+        final PackedGemm.PackedA wtp;
+
+        Backward(Tensor grad, Tensor x, Tensor w, ConvGeometry geo, boolean[] needs) {
+            this.in = dense(x);
+            this.g32 = grad.to(DType.FLOAT32);
+            this.geo = geo;
+            this.n = x.size(0);
+            this.oc = w.size(0);
+            this.per = w.size(1) * geo.kh() * geo.kw();
+            this.p = geo.positions();
+            this.wa = floats(dense(w));
+            this.plan = ConvPlan.backward(geo, n, w.size(1), oc, x.size(3), needs);
+            this.chunks = plan.chunks();
+            this.parts = plan.weightParts();
+            this.gAll = plan.samples() == ConvPlan.Samples.BLOCKS_IN_PLACE ? floats(dense(g32)) : null;
+            this.dX = needs[0] ? empty(DType.FLOAT32, x.shape()) : null;
+            this.dWParts = needs[1] ? floats(Tensor.zeros(DType.FLOAT32, parts, oc * per)) : null;
+            this.dBParts = needs[2] ? new double[parts * oc] : null;
+            this.wtp = plan.inputGradient() == ConvPlan.InputGradient.PACKED_WEIGHT
+                    ? PackedGemm.packWhole(Kernels.gemmFor(per), per, oc, wa, 0, 1, per) : null;
+        }
+
+        /**
+         * No input gradient (a first layer): the weight's and bias's gradients sample by sample, from the output
+         * gradient's (OC, P) blocks in place, with no copy of it into the chunk's layout.
+         */
+        void samplesInPlace(int part, int s0, int gs) {
+            float[] cols = dWParts == null ? null : COLUMNS.get(per * gs * p + SLACK);
+            if (cols != null) {
+                im2col(in, geo, plan, s0, gs, cols);
+            }
+            for (int s = 0; s < gs; s++) {
+                int at = (s0 + s) * oc * p;
+                if (dBParts != null) {
+                    for (int c = 0; c < oc; c++) {
+                        dBParts[part * oc + c] += Kernels.REDUCTIONS.sum(gAll, at + c * p, 1, p);
+                    }
+                }
+                if (cols != null) {
+                    Gemm.sgemm(oc, p, per, gAll, at, p, 1, cols, s * p, 1, gs * p, dWParts, part * oc * per, per);
+                }
+            }
+        }
+
+        /**
+         * The chunk's part of the weight's gradient, transposed, (C KH KW, OC): read from the input in place by the window
+         * kernel, or the chunk's columns times the output gradient transposed (which packs the small output gradient
+         * transposed instead of the chunk's many columns).
+         */
+        void weightGradient(int part, int s0, int gs, float[] gy) {
+            if (plan.weightGradient() == ConvPlan.WeightGradient.WINDOWED) {
+                Kernels.CONVOLUTION.addWindowGradient(PaddedInput.of(in, geo, s0, gs), gs, gy, oc, dWParts, part * oc * per);
+                return;
+            }
+            int gp = gs * p;
+            float[] cols = COLUMNS.get(per * gp + SLACK);
+            im2col(in, geo, plan, s0, gs, cols);
+            Gemm.sgemm(per, gp, oc, cols, 0, gp, 1, gy, 0, 1, gp, dWParts, part * oc * per, oc);
+        }
+
+        /**
+         * The chunk's part of the input's gradient: the weight transposed times the output gradient into column gradients,
+         * added back where the columns were read from. Any columns made for the weight are done with, so their buffer takes
+         * the column gradients and the chunk's working set stays one buffer of columns (second-level cache is a megabyte or less).
+         */
+        void inputGradient(int s0, int gs, float[] gy) {
+            int gp = gs * p;
+            float[] dCols = COLUMNS.get(SLACK + per * gp + SLACK);
+            if (wtp != null) {
+                PackedGemm.sgemmPacked(wtp, true, gp, gy, 0, gp, 1, dCols, SLACK, gp);
+            } else {
+                Gemm.sgemmInto(per, oc, gp, wa, 0, 1, per, gy, 0, gp, 1, dCols, SLACK, gp);
+            }
+            col2im(dCols, SLACK, geo, plan, dX, s0, gs);
+        }
+
+        /** The parts' weight gradients added in order, transposed back where they were; null where not asked for. */
+        Tensor weightSum(Tensor w) {
+            if (dWParts == null) {
+                return null;
+            }
+            Tensor dW = empty(DType.FLOAT32, w.shape());
             float[] to = floats(dW);
             for (int o = 0; o < oc; o++) {
                 for (int q = 0; q < per; q++) {
@@ -202,10 +262,15 @@ public final class ConvKernels {
                     to[o * per + q] = sum;
                 }
             }
+            return dW;
         }
-        Tensor dB = null;
-        if (dBParts != null) {
-            dB = empty(DType.FLOAT32, oc);
+
+        /** The parts' bias gradients added in order; null where not asked for. */
+        Tensor biasSum() {
+            if (dBParts == null) {
+                return null;
+            }
+            Tensor dB = empty(DType.FLOAT32, oc);
             float[] db = floats(dB);
             for (int c = 0; c < oc; c++) {
                 double sum = 0;
@@ -214,15 +279,15 @@ public final class ConvKernels {
                 }
                 db[c] = (float) sum;
             }
+            return dB;
         }
-        return new ConvGradients(dX, dW, dB);
     }
 
     /**
      * Fills {@code cols (C KH KW, G OH OW)} with the columns of samples {@code [s0, s0 + g)} of the contiguous
      * x, zeros where a window reaches into the padding.
      */
-    private static void im2col(Tensor x, Geometry geo, ConvPlan plan, int s0, int g, float[] cols) {
+    private static void im2col(Tensor x, ConvGeometry geo, ConvPlan plan, int s0, int g, float[] cols) {
         int c = x.size(1);
         int h = x.size(2);
         int w = x.size(3);
@@ -236,14 +301,14 @@ public final class ConvKernels {
             int kj = row % geo.kw();
             // The output columns whose input column lies inside the row: the same for every row of this kernel column.
             int x0 = kj * geo.dw() - geo.pw();
-            int from = Math.min(geo.ow(), firstInside(x0, geo.sw()));
-            int to = Math.max(from, endInside(x0, geo.sw(), w, geo.ow()));
+            int from = Math.min(geo.ow(), ConvGeometry.firstInside(x0, geo.sw()));
+            int to = Math.max(from, ConvGeometry.endInside(x0, geo.sw(), w, geo.ow()));
             // Rows with no padding on either side are copied in whole vectors, past their end onto the next row.
             boolean whole = plan.vectorRows() && from == 0 && to == geo.ow();
             // The output rows whose input row lies inside the plane: [iLo, iHi), the same for every sample.
             int y0 = ki * geo.dh() - geo.ph();
-            int iLo = Math.min(geo.oh(), firstInside(y0, geo.sh()));
-            int iHi = Math.max(iLo, endInside(y0, geo.sh(), h, geo.oh()));
+            int iLo = Math.min(geo.oh(), ConvGeometry.firstInside(y0, geo.sh()));
+            int iHi = Math.max(iLo, ConvGeometry.endInside(y0, geo.sh(), h, geo.oh()));
             for (int s = 0; s < g; s++) {
                 int plane = ((s0 + s) * c + ch) * h * w;
                 int block = row * gp + s * p;
@@ -297,38 +362,12 @@ public final class ConvKernels {
      * gradients {@code cols (C KH KW, G OH OW)}, starting at {@code cols[at]} with {@link #SLACK} floats of the buffer
      * on either side, added back where they were read from.
      */
-    private static void col2im(float[] cols, int at, Geometry geo, ConvPlan plan, Tensor dx, int s0, int g) {
-        ConvolutionKernels pieces = plan.col2im() == ConvPlan.Col2im.VECTOR_ROWS ? ConvolutionKernels.CHOSEN : ConvolutionKernels.PLAIN;
+    private static void col2im(float[] cols, int at, ConvGeometry geo, ConvPlan plan, Tensor dx, int s0, int g) {
+        ConvolutionKernels pieces = plan.col2im() == ConvPlan.Col2im.VECTOR_ROWS ? Kernels.CONVOLUTION : ConvolutionKernels.PLAIN;
         pieces.col2im(cols, at, g * geo.positions(), geo, floats(dx), s0, g, dx.size(1), dx.size(2), dx.size(3));
     }
 
-    /**
-     * {@code dst[to + r dstStride + j sw] += src[from + r srcStride + j]} for {@code r < rows}, {@code j < len}: the column
-     * gradients of one kernel position added back row after row.
-     */
-    static void addRows(float[] src, int from, int srcStride, float[] dst, int to, int dstStride, int sw, int rows, int len) {
-        for (int r = 0; r < rows; r++) {
-            if (sw == 1) {
-                Kernels.REDUCTIONS.addRow(src, from + r * srcStride, dst, to + r * dstStride, len);
-                continue;
-            }
-            for (int j = 0; j < len; j++) {
-                dst[to + r * dstStride + j * sw] += src[from + r * srcStride + j];
-            }
-        }
-    }
-
-    /** The first output column j whose input column {@code x0 + j * stride} is not left of the input. */
-    static int firstInside(int x0, int stride) {
-        return x0 >= 0 ? 0 : (-x0 + stride - 1) / stride;
-    }
-
-    /** One past the last output column j (at most {@code ow}) whose input column {@code x0 + j * stride} is inside {@code [0, w)}. */
-    static int endInside(int x0, int stride, int w, int ow) {
-        return x0 >= w ? 0 : Math.min(ow, (w - 1 - x0) / stride + 1);
-    }
-
-    private static void check(Tensor x, Tensor w, Tensor b, Geometry geo) {
+    private static void check(Tensor x, Tensor w, Tensor b, ConvGeometry geo) {
         boolean ok = x.dim() == 4 && w.dim() == 4 && w.size(1) == x.size(1) && w.size(2) == geo.kh() && w.size(3) == geo.kw()
                 && x.dtype() == DType.FLOAT32 && w.dtype() == DType.FLOAT32
                 && (b == null || (b.dtype() == DType.FLOAT32 && b.numel() == w.size(0)));

@@ -21,8 +21,8 @@ import static dev.jgrad.tensor.internal.TensorAccess.offset;
  * NaN, so ties go to the first and a NaN wins. Windows are clipped to the plane, which is how padding
  * is handled (it is never chosen). Float32 and float64.
  */
-public final class PoolKernels {
-    private PoolKernels() {
+public final class FusedMaxPool2d {
+    private FusedMaxPool2d() {
     }
 
     /**

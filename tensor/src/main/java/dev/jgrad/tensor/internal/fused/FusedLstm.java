@@ -22,8 +22,8 @@ import static dev.jgrad.tensor.internal.TensorAccess.strides;
  * instead of one per step. Time-major throughout: {@code x (T, B, In)}, states {@code (B, H)}, gates in
  * PyTorch's order i, f, g, o in {@code wIh (4H, In)} and {@code wHh (4H, H)}.
  */
-public final class RecurrentKernels {
-    private RecurrentKernels() {
+public final class FusedLstm {
+    private FusedLstm() {
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.jgrad.tensor.internal.fused;
 
+import dev.jgrad.tensor.internal.kernels.ConvGeometry;
 import dev.jgrad.tensor.DType;
 import dev.jgrad.tensor.Generator;
 import dev.jgrad.tensor.Tensor;
@@ -16,11 +17,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * ones at 512 and 256 bits, plain ones with {@code -Djgrad.vector=false}. (nn's ConvolutionTest holds the layer to its
  * differentiable composite.)
  */
-class ConvKernelsTest {
+class FusedConv2dTest {
     private static final double TOLERANCE = 2e-4;
 
     /** The output, and the gradients of input, weight and bias for the output gradient g, by the definition, in float64. */
-    private static double[][] reference(double[] x, int n, int c, int h, int w, double[] wt, int oc, double[] b, ConvKernels.Geometry g,
+    private static double[][] reference(double[] x, int n, int c, int h, int w, double[] wt, int oc, double[] b, ConvGeometry g,
                                         double[] gy) {
         double[] y = new double[n * oc * g.oh() * g.ow()];
         double[] dx = new double[x.length];
@@ -99,7 +100,7 @@ class ConvKernelsTest {
             int n = 1 + r.nextInt(trial % 6 == 0 ? 40 : 5);
             int oh = (h + 2 * ph - (kh - 1) * dh - 1) / sh + 1;
             int ow = (w + 2 * pw - (kw - 1) * dw - 1) / sw + 1;
-            ConvKernels.Geometry g = new ConvKernels.Geometry(kh, kw, sh, sw, ph, pw, dh, dw, oh, ow);
+            ConvGeometry g = new ConvGeometry(kh, kw, sh, sw, ph, pw, dh, dw, oh, ow);
             Tensor x = Tensor.randn(gen, n, c, h, w);
             Tensor wt = Tensor.randn(gen, oc, c, kh, kw);
             Tensor b = trial % 2 == 0 ? Tensor.randn(gen, oc) : null;
@@ -108,10 +109,10 @@ class ConvKernelsTest {
                     gy.toDoubleArray());
             String what = "trial " + trial + " " + g + " n=" + n + " c=" + c + " oc=" + oc + " " + ConvPlan.backward(g, n, c, oc, w,
                     new boolean[] {true, true, true});
-            assertClose(want[0], ConvKernels.conv2d(x, wt, b, g), what + ": output");
+            assertClose(want[0], FusedConv2d.conv2d(x, wt, b, g), what + ": output");
             for (int needs = 1; needs < 8; needs++) {
                 boolean[] asked = {(needs & 1) != 0, (needs & 2) != 0, (needs & 4) != 0};
-                ConvKernels.ConvGradients d = ConvKernels.conv2dBackward(gy, x, wt, g, asked);
+                FusedConv2d.ConvGradients d = FusedConv2d.conv2dBackward(gy, x, wt, g, asked);
                 if (asked[0]) {
                     assertClose(want[1], d.input(), what + ": input gradient");
                 }
@@ -132,18 +133,18 @@ class ConvKernelsTest {
     @Test
     void stridedOutputGradientsAreReadThroughTheirStrides() {
         Generator gen = new Generator(3);
-        ConvKernels.Geometry g = new ConvKernels.Geometry(3, 3, 1, 1, 1, 1, 1, 1, 9, 11);
+        ConvGeometry g = new ConvGeometry(3, 3, 1, 1, 1, 1, 1, 1, 9, 11);
         Tensor x = Tensor.randn(gen, 6, 5, 9, 11);
         Tensor wt = Tensor.randn(gen, 7, 5, 3, 3);
         Tensor ones = Tensor.ones(1).expand(6, 7, 9, 11);
         Tensor swapped = Tensor.randn(gen, 7, 6, 9, 11).transpose(0, 1);
         for (Tensor gy : new Tensor[] {ones, swapped}) {
             double[][] want = reference(x.toDoubleArray(), 6, 5, 9, 11, wt.toDoubleArray(), 7, null, g, gy.contiguous().toDoubleArray());
-            ConvKernels.ConvGradients d = ConvKernels.conv2dBackward(gy, x, wt, g, new boolean[] {true, true, true});
+            FusedConv2d.ConvGradients d = FusedConv2d.conv2dBackward(gy, x, wt, g, new boolean[] {true, true, true});
             assertClose(want[1], d.input(), "input gradient");
             assertClose(want[2], d.weight(), "weight gradient");
             assertClose(want[3], d.bias(), "bias gradient");
         }
-        assertEquals(DType.FLOAT32, ConvKernels.conv2d(x, wt, null, g).dtype());
+        assertEquals(DType.FLOAT32, FusedConv2d.conv2d(x, wt, null, g).dtype());
     }
 }

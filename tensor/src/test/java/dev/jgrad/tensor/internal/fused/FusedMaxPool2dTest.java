@@ -15,9 +15,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * replaces the maximum when larger or NaN, in window order, as PyTorch picks), over random windows and planes, in
  * float32 and float64; in each of the build's executions, so the vector and plain kernels of every {@link PoolPlan}.
  */
-class PoolKernelsTest {
+class FusedMaxPool2dTest {
     /** Each window's maximum and the flat index in its plane it came from. */
-    private static double[][] reference(double[] x, int planes, int h, int w, PoolKernels.Window win) {
+    private static double[][] reference(double[] x, int planes, int h, int w, FusedMaxPool2d.Window win) {
         int per = win.outH() * win.outW();
         double[] values = new double[planes * per];
         double[] at = new double[planes * per];
@@ -62,7 +62,7 @@ class PoolKernelsTest {
             int w = (k - 1) * dil + 1 + r.nextInt(trial % 4 == 0 ? 40 : 8);
             int oh = (h + 2 * pad - (k - 1) * dil - 1) / s + 1;
             int ow = (w + 2 * pad - (k - 1) * dil - 1) / s + 1;
-            PoolKernels.Window win = new PoolKernels.Window(new int[] {k, k}, new int[] {s, s}, new int[] {pad, pad},
+            FusedMaxPool2d.Window win = new FusedMaxPool2d.Window(new int[] {k, k}, new int[] {s, s}, new int[] {pad, pad},
                     new int[] {dil, dil}, oh, ow);
             DType dtype = trial % 5 == 4 ? DType.FLOAT64 : DType.FLOAT32;
             int planes = 1 + r.nextInt(6);
@@ -78,7 +78,7 @@ class PoolKernelsTest {
             String what = "trial " + trial + " " + dtype + " k=" + k + " s=" + s + " pad=" + pad + " dil=" + dil + " " + h + "x" + w
                     + " " + PoolPlan.of(win, h, w, dtype);
             double[][] want = reference(xs, 2 * planes, h, w, win);
-            PoolKernels.Pooled got = PoolKernels.maxPool2d(x, win);
+            FusedMaxPool2d.Pooled got = FusedMaxPool2d.maxPool2d(x, win);
             assertArrayEquals(want[0], got.values().toDoubleArray(), what + ": maxima");
             Tensor gy = Tensor.randn(gen, 2, planes, oh, ow).to(dtype);
             double[] g = gy.toDoubleArray();
@@ -87,7 +87,7 @@ class PoolKernelsTest {
                 int plane = o / (oh * ow);
                 dx[plane * h * w + (int) want[1][o]] += g[o];
             }
-            Tensor gx = PoolKernels.maxPool2dBackward(gy, got.indices(), x.shape(), win);
+            Tensor gx = FusedMaxPool2d.maxPool2dBackward(gy, got.indices(), x.shape(), win);
             assertEquals(dtype, gx.dtype());
             double[] actual = gx.toDoubleArray();
             for (int i = 0; i < dx.length; i++) {

@@ -1,4 +1,4 @@
-package dev.jgrad.tensor.internal.fused;
+package dev.jgrad.tensor.internal.kernels;
 
 import dev.jgrad.tensor.internal.kernels.ThreadBuffer;
 
@@ -30,7 +30,7 @@ final class VectorWindowGradient {
      * Whether the geometry is one this class serves, over an input whose padding has been written out
      * ({@link PaddedInput}): a 3 x 3 window, unit strides and dilations.
      */
-    static boolean fits(ConvKernels.Geometry g) {
+    static boolean fits(ConvGeometry g) {
         return g.kh() == 3 && g.kw() == 3 && g.sh() == 1 && g.sw() == 1 && g.dh() == 1 && g.dw() == 1;
     }
 
@@ -38,13 +38,13 @@ final class VectorWindowGradient {
      * Adds the {@code g} samples' part of the weight gradient, transposed, into {@code dWT[at]} ({@code (C 9, OC)},
      * row-major), from the input {@code in} reads and the chunk's output gradient {@code gy (OC, G OH OW)}.
      */
-    static void add(PaddedInput.Source in, int g, float[] gy, int oc, float[] dWT, int at) {
+    static void add(ConvInput in, int g, float[] gy, int oc, float[] dWT, int at) {
         float[] x = in.x();
         int c = in.c();
         int h = in.h();
         int w = in.w();
         int s0 = in.s0();
-        ConvKernels.Geometry geo = in.geo();
+        ConvGeometry geo = in.geo();
         int p = geo.positions();
         float[] bp = PACKED.get(g * p * NR);
         // Each output position's window corner in its input plane.

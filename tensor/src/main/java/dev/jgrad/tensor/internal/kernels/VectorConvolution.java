@@ -1,4 +1,4 @@
-package dev.jgrad.tensor.internal.fused;
+package dev.jgrad.tensor.internal.kernels;
 
 /** The convolution pieces of the Vector API ({@link VectorPackedInput}, {@link VectorWindowGradient}, {@link VectorCol2im}). */
 final class VectorConvolution implements ConvolutionKernels {
@@ -13,7 +13,7 @@ final class VectorConvolution implements ConvolutionKernels {
     }
 
     @Override
-    public boolean packsColumns(ConvKernels.Geometry g, int per) {
+    public boolean packsColumns(ConvGeometry g, int per) {
         return VectorPackedInput.fits(g, per);
     }
 
@@ -23,27 +23,27 @@ final class VectorConvolution implements ConvolutionKernels {
     }
 
     @Override
-    public void packColumns(PaddedInput.Source in, int g, int nr, float[] bp) {
+    public void packColumns(ConvInput in, int g, int nr, float[] bp) {
         VectorPackedInput.pack(in, g, nr, bp);
     }
 
     @Override
-    public boolean windowGradient(ConvKernels.Geometry g) {
+    public boolean windowGradient(ConvGeometry g) {
         return VectorWindowGradient.fits(g);
     }
 
     @Override
-    public void addWindowGradient(PaddedInput.Source in, int g, float[] gy, int oc, float[] dWT, int at) {
+    public void addWindowGradient(ConvInput in, int g, float[] gy, int oc, float[] dWT, int at) {
         VectorWindowGradient.add(in, g, gy, oc, dWT, at);
     }
 
     @Override
-    public boolean rowCol2im(ConvKernels.Geometry g, int w, int front, int back) {
+    public boolean rowCol2im(ConvGeometry g, int w, int front, int back) {
         return VectorCol2im.fits(g, w, front, back);
     }
 
     @Override
-    public void col2im(float[] cols, int at, int gp, ConvKernels.Geometry geo, float[] dst, int s0, int g, int c, int h, int w) {
+    public void col2im(float[] cols, int at, int gp, ConvGeometry geo, float[] dst, int s0, int g, int c, int h, int w) {
         // The planes share a geometry: the lanes each kernel column writes are worked out once for them.
         boolean[] written = VectorCol2im.lanesWritten(geo, w);
         float[] row = new float[VectorCol2im.L];

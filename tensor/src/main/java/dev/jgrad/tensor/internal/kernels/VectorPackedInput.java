@@ -1,4 +1,4 @@
-package dev.jgrad.tensor.internal.fused;
+package dev.jgrad.tensor.internal.kernels;
 
 import dev.jgrad.tensor.internal.kernels.PackedGemm;
 
@@ -7,7 +7,7 @@ import jdk.incubator.vector.VectorSpecies;
 
 /**
  * A convolution's columns {@code (C KH KW, G OH OW)} copied from the input straight into the packed layout of the
- * forward product's B ({@link PackedGemm#packB}: slivers of nr positions, {@code [sliver][k][nr]}), for unit column
+ * forward product's B ({@link GemmPacking#packB}: slivers of nr positions, {@code [sliver][k][nr]}), for unit column
  * strides, over an input with no padding (or with its padding written out): a sliver's positions are runs along
  * output rows, and each run of one column row is a run of the input row it reads, copied in whole vectors. Laying
  * the columns out first (im2col) and then packing them wrote and read the chunk's columns twice more. Loaded only
@@ -24,7 +24,7 @@ final class VectorPackedInput {
      * Whether the geometry is one {@link #pack} serves, over an input whose padding has been written out
      * ({@link PaddedInput}): unit column stride and the columns one panel deep.
      */
-    static boolean fits(ConvKernels.Geometry g, int per) {
+    static boolean fits(ConvGeometry g, int per) {
         return g.sw() == 1 && per <= PackedGemm.KC;
     }
 
@@ -38,13 +38,13 @@ final class VectorPackedInput {
      * past the last position hold whatever the copies left there: the product computes their columns of C but does
      * not store them.
      */
-    static void pack(PaddedInput.Source in, int g, int nr, float[] bp) {
+    static void pack(ConvInput in, int g, int nr, float[] bp) {
         float[] src = in.x();
         int c = in.c();
         int h = in.h();
         int w = in.w();
         int s0 = in.s0();
-        ConvKernels.Geometry geo = in.geo();
+        ConvGeometry geo = in.geo();
         int kk = geo.kh() * geo.kw();
         int per = c * kk;
         int ow = geo.ow();

@@ -1,6 +1,4 @@
-package dev.jgrad.tensor.internal.fused;
-
-import dev.jgrad.tensor.internal.kernels.Gemm;
+package dev.jgrad.tensor.internal.kernels;
 
 /**
  * The reference convolution pieces, computed the plain way: the columns laid out (im2col) and then packed, the weight
@@ -20,7 +18,7 @@ final class PlainConvolution implements ConvolutionKernels {
     }
 
     @Override
-    public boolean packsColumns(ConvKernels.Geometry g, int per) {
+    public boolean packsColumns(ConvGeometry g, int per) {
         return false;
     }
 
@@ -30,7 +28,7 @@ final class PlainConvolution implements ConvolutionKernels {
     }
 
     @Override
-    public void packColumns(PaddedInput.Source in, int g, int nr, float[] bp) {
+    public void packColumns(ConvInput in, int g, int nr, float[] bp) {
         int per = in.c() * in.geo().kh() * in.geo().kw();
         int gp = g * in.geo().positions();
         float[] cols = columns(in, g);
@@ -42,12 +40,12 @@ final class PlainConvolution implements ConvolutionKernels {
     }
 
     @Override
-    public boolean windowGradient(ConvKernels.Geometry g) {
+    public boolean windowGradient(ConvGeometry g) {
         return false;
     }
 
     @Override
-    public void addWindowGradient(PaddedInput.Source in, int g, float[] gy, int oc, float[] dWT, int at) {
+    public void addWindowGradient(ConvInput in, int g, float[] gy, int oc, float[] dWT, int at) {
         int per = in.c() * in.geo().kh() * in.geo().kw();
         int gp = g * in.geo().positions();
         // (C KH KW, G P) x (G P, OC), added into dWT.
@@ -55,12 +53,12 @@ final class PlainConvolution implements ConvolutionKernels {
     }
 
     @Override
-    public boolean rowCol2im(ConvKernels.Geometry g, int w, int front, int back) {
+    public boolean rowCol2im(ConvGeometry g, int w, int front, int back) {
         return false;
     }
 
     @Override
-    public void col2im(float[] cols, int at, int gp, ConvKernels.Geometry geo, float[] dst, int s0, int g, int c, int h, int w) {
+    public void col2im(float[] cols, int at, int gp, ConvGeometry geo, float[] dst, int s0, int g, int c, int h, int w) {
         int kk = geo.kh() * geo.kw();
         int p = geo.positions();
         for (int s = 0; s < g; s++) {
@@ -71,7 +69,7 @@ final class PlainConvolution implements ConvolutionKernels {
     }
 
     /** One plane of {@link #col2im}: its kernel positions' column rows start {@code gp} apart at {@code cols[at]}. */
-    private static void plane(float[] cols, int at, int gp, ConvKernels.Geometry geo, float[] dst, int plane, int h, int w) {
+    private static void plane(float[] cols, int at, int gp, ConvGeometry geo, float[] dst, int plane, int h, int w) {
         java.util.Arrays.fill(dst, plane, plane + h * w, 0f);
         int kk = geo.kh() * geo.kw();
         for (int k = 0; k < kk; k++) {
@@ -79,22 +77,22 @@ final class PlainConvolution implements ConvolutionKernels {
             int kj = k % geo.kw();
             int colRow = at + k * gp;
             int x0 = kj * geo.dw() - geo.pw();
-            int from = ConvKernels.firstInside(x0, geo.sw());
-            int to = ConvKernels.endInside(x0, geo.sw(), w, geo.ow());
+            int from = ConvGeometry.firstInside(x0, geo.sw());
+            int to = ConvGeometry.endInside(x0, geo.sw(), w, geo.ow());
             // The output rows whose input row lies inside the plane, added in one tight loop.
             int y0 = ki * geo.dh() - geo.ph();
-            int iLo = Math.min(geo.oh(), ConvKernels.firstInside(y0, geo.sh()));
-            int iHi = Math.max(iLo, ConvKernels.endInside(y0, geo.sh(), h, geo.oh()));
+            int iLo = Math.min(geo.oh(), ConvGeometry.firstInside(y0, geo.sh()));
+            int iHi = Math.max(iLo, ConvGeometry.endInside(y0, geo.sh(), h, geo.oh()));
             if (iHi > iLo && to > from) {
                 int dstRow = plane + (iLo * geo.sh() + y0) * w + x0 + from * geo.sw();
-                ConvKernels.addRows(cols, colRow + iLo * geo.ow() + from, geo.ow(), dst, dstRow, geo.sh() * w, geo.sw(), iHi - iLo, to - from);
+                addRows(cols, colRow + iLo * geo.ow() + from, geo.ow(), dst, dstRow, geo.sh() * w, geo.sw(), iHi - iLo, to - from);
             }
         }
     }
 
     /** The columns {@code (C KH KW, G P)} of the samples {@code in} reads (its geometry has no padding). */
-    private static float[] columns(PaddedInput.Source in, int g) {
-        ConvKernels.Geometry geo = in.geo();
+    private static float[] columns(ConvInput in, int g) {
+        ConvGeometry geo = in.geo();
         int kk = geo.kh() * geo.kw();
         int per = in.c() * kk;
         int p = geo.positions();
@@ -114,5 +112,21 @@ final class PlainConvolution implements ConvolutionKernels {
             }
         }
         return cols;
+    }
+
+    /**
+     * {@code dst[to + r dstStride + j sw] += src[from + r srcStride + j]} for {@code r < rows}, {@code j < len}: the column
+     * gradients of one kernel position added back row after row.
+     */
+    static void addRows(float[] src, int from, int srcStride, float[] dst, int to, int dstStride, int sw, int rows, int len) {
+        for (int r = 0; r < rows; r++) {
+            if (sw == 1) {
+                Kernels.REDUCTIONS.addRow(src, from + r * srcStride, dst, to + r * dstStride, len);
+                continue;
+            }
+            for (int j = 0; j < len; j++) {
+                dst[to + r * dstStride + j * sw] += src[from + r * srcStride + j];
+            }
+        }
     }
 }

@@ -18,8 +18,8 @@ import static dev.jgrad.tensor.internal.TensorAccess.offset;
  * the kernels in use ({@link Kernels#NORM}: Vector API or plain); the weight's and bias's gradients are summed in fixed
  * blocks of rows, so no result depends on the thread count.
  */
-public final class LayerNormKernels {
-    private LayerNormKernels() {
+public final class FusedLayerNorm {
+    private FusedLayerNorm() {
     }
 
     /** The output, and per row the mean and 1 / sqrt(var + eps). */

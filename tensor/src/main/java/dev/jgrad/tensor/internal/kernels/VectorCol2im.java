@@ -1,4 +1,4 @@
-package dev.jgrad.tensor.internal.fused;
+package dev.jgrad.tensor.internal.kernels;
 
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.VectorMask;
@@ -25,7 +25,7 @@ final class VectorCol2im {
      * buffer before their first row and {@code back} after their last: unit strides, rows no wider than a vector, and
      * every shifted load inside the buffer.
      */
-    static boolean fits(ConvKernels.Geometry g, int w, int front, int back) {
+    static boolean fits(ConvGeometry g, int w, int front, int back) {
         return g.sh() == 1 && g.sw() == 1 && w <= L && (g.kw() - 1) * g.dw() - g.pw() <= front && g.pw() + L <= back;
     }
 
@@ -33,7 +33,7 @@ final class VectorCol2im {
      * The lanes each kernel column writes, {@code L} flags a kernel column: those of the input columns some output
      * column reads through it. Made once a call, since a mask built from compares in the loop costs more than the sums.
      */
-    static boolean[] lanesWritten(ConvKernels.Geometry g, int w) {
+    static boolean[] lanesWritten(ConvGeometry g, int w) {
         boolean[] written = new boolean[g.kw() * L];
         for (int kj = 0; kj < g.kw(); kj++) {
             int shift = kj * g.dw() - g.pw();
@@ -51,7 +51,7 @@ final class VectorCol2im {
      * past the row landing on later rows of the plane that are written after it; a row whose vector would reach past
      * the plane goes through {@code row} ({@code L} floats) so nothing outside the plane is written.
      */
-    static void plane(float[] cols, int at, int gp, ConvKernels.Geometry g, float[] dst, int plane, int h, int w, boolean[] written, float[] row) {
+    static void plane(float[] cols, int at, int gp, ConvGeometry g, float[] dst, int plane, int h, int w, boolean[] written, float[] row) {
         FloatVector zero = FloatVector.zero(S);
         int kw = g.kw();
         int ow = g.ow();

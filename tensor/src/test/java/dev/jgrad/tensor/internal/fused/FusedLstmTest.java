@@ -13,7 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * direct loops (PyTorch's gates i, f, g, o), with and without biases, over sizes past the vector width; in each of the
  * build's executions. (nn's RecurrentTest holds the layer to its differentiable composite.)
  */
-class RecurrentKernelsTest {
+class FusedLstmTest {
     private static double sigmoid(double v) {
         return 1 / (1 + Math.exp(-v));
     }
@@ -73,7 +73,7 @@ class RecurrentKernelsTest {
                     }
                 }
             }
-            RecurrentKernels.LstmForward f = RecurrentKernels.lstm(x, h0, c0, wIh, wHh, bIh, bHh);
+            FusedLstm.LstmForward f = FusedLstm.lstm(x, h0, c0, wIh, wHh, bIh, bHh);
             String what = "trial " + trial + " T=" + steps + " B=" + batch + " In=" + in + " H=" + h + " biases=" + biases;
             assertClose(want, f.output().toDoubleArray(), 1e-4, what + ": output");
             // Backward through time.
@@ -122,7 +122,7 @@ class RecurrentKernelsTest {
                 dhNext = dhPrev;
                 dcNext = dcPrev;
             }
-            RecurrentKernels.LstmGradients d = RecurrentKernels.lstmBackward(grad, f, x, wIh, wHh,
+            FusedLstm.LstmGradients d = FusedLstm.lstmBackward(grad, f, x, wIh, wHh,
                     new boolean[] {true, true, true, true, true, true});
             assertClose(dx, d.x().toDoubleArray(), 2e-4, what + ": input gradient");
             assertClose(dhNext, d.h0().toDoubleArray(), 2e-4, what + ": h0 gradient");
