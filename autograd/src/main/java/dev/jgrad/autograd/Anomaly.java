@@ -33,10 +33,12 @@ public final class Anomaly implements AutoCloseable {
         cell[0] = true;
     }
 
+    /** Turns anomaly detection on until the returned scope is closed: the first op that makes a NaN or an infinity from finite inputs throws, naming itself. */
     public static Anomaly enable() {
         return new Anomaly();
     }
 
+    /** Whether anomaly detection is on in this thread. */
     public static boolean isEnabled() {
         return ENABLED.get()[0];
     }

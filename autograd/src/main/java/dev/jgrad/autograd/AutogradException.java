@@ -4,6 +4,7 @@ package dev.jgrad.autograd;
 public class AutogradException extends IllegalStateException {
     private static final long serialVersionUID = 1L;
 
+    /** An autograd error with its message (PyTorch's text where PyTorch raises one). */
     public AutogradException(String message) {
         super(message);
     }

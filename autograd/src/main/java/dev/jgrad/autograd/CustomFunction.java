@@ -28,6 +28,7 @@ public final class CustomFunction {
     /** The backward rule: gradients for the inputs (null where {@code needs[i]} is false), in the output's shape or the input's. */
     @FunctionalInterface
     public interface Backward {
+        /** The gradients of the inputs from the output's gradient and what the forward saved; null where {@code needs} says no. */
         Tensor[] apply(Tensor grad, Tensor[] saved, boolean[] needs);
     }
 

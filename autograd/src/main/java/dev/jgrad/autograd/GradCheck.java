@@ -20,8 +20,11 @@ import java.util.function.Function;
  * }</pre>
  */
 public final class GradCheck {
+    /** The step of the central differences. */
     public static final double EPS = 1e-6;
+    /** The absolute tolerance of a comparison (PyTorch's gradcheck default). */
     public static final double ATOL = 1e-5;
+    /** The relative tolerance of a comparison. */
     public static final double RTOL = 1e-3;
 
     private GradCheck() {
@@ -45,6 +48,7 @@ public final class GradCheck {
         return check(fn, new Generator(1234), inputs);
     }
 
+    /** Compares the gradients backward gives of {@code fn} at {@code inputs} (float64) with central differences, projecting the output on a random direction from {@code gen}. */
     public static Result check(Function<Variable[], Variable> fn, Generator gen, Tensor... inputs) {
         return check(fn, gen, ATOL, RTOL, inputs);
     }
@@ -142,6 +146,7 @@ public final class GradCheck {
         return check(gradients, gen, atol, rtol, all);
     }
 
+    /** Compares the second derivatives of {@code fn} (the gradient of its gradient, through createGraph) with central differences of its gradient. */
     public static Result gradgradcheck(Function<Variable[], Variable> fn, Tensor... inputs) {
         return gradgradcheck(fn, new Generator(1234), ATOL, RTOL, inputs);
     }

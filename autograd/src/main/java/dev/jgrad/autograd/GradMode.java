@@ -7,6 +7,7 @@ public final class GradMode {
     private GradMode() {
     }
 
+    /** Whether ops are recorded in this thread (off inside {@link NoGrad}). */
     public static boolean isEnabled() {
         return ENABLED.get()[0];
     }

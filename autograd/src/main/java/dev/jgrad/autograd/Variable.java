@@ -123,6 +123,7 @@ public class Variable implements ArrayOps<Variable> {
         }
     }
 
+    /** Whether gradients flow into this variable (a leaf that asked for them, or a result of one). */
     public boolean requiresGrad() {
         return requiresGrad;
     }
@@ -472,10 +473,12 @@ public class Variable implements ArrayOps<Variable> {
         return a.where(cond, b);
     }
 
+    /** {@code a} where {@code cond} is true, else {@code b}, broadcast. */
     public static Variable where(Variable cond, Variable a, double b) {
         return a.where(cond, b);
     }
 
+    /** {@code a} where {@code cond} is true, else {@code b}, broadcast. */
     public static Variable where(Variable cond, double a, Variable b) {
         return b.newScalar(a).where(cond, b);
     }
@@ -485,18 +488,22 @@ public class Variable implements ArrayOps<Variable> {
         return new Variable(Tensor.where(cond.data, a, b));
     }
 
+    /** {@code torch.cat(parts, dim)}: the variables joined along {@code dim}; the gradient flows back to each part. */
     public static Variable cat(List<Variable> parts, int dim) {
         return IndexOps.cat(parts, dim);
     }
 
+    /** {@code torch.cat} along {@code dim}. */
     public static Variable cat(int dim, Variable... parts) {
         return IndexOps.cat(Arrays.asList(parts), dim);
     }
 
+    /** {@code torch.stack(parts, dim)}: the variables, all of one shape, along a new dim. */
     public static Variable stack(List<Variable> parts, int dim) {
         return IndexOps.stack(parts, dim);
     }
 
+    /** {@code torch.stack} along {@code dim}. */
     public static Variable stack(int dim, Variable... parts) {
         return IndexOps.stack(Arrays.asList(parts), dim);
     }
@@ -506,6 +513,7 @@ public class Variable implements ArrayOps<Variable> {
         return LinalgOps.linear(x, w, b);
     }
 
+    /** {@code torch.einsum(equation, operands)}, differentiable in every operand. */
     public static Variable einsum(String equation, Variable... operands) {
         return dev.jgrad.tensor.Einsum.run(equation, Arrays.asList(operands));
     }

@@ -10,10 +10,12 @@ public class AvgPool2d extends Layer {
     private final boolean ceilMode;
     private final boolean countIncludePad;
 
+    /** Average pooling over {@code kernelSize x kernelSize} windows at a stride of the kernel's size, no padding. */
     public AvgPool2d(int kernelSize) {
         this(ConvLayer.twice(kernelSize), ConvLayer.twice(kernelSize), ConvLayer.twice(0), false, true);
     }
 
+    /** {@code nn.AvgPool2d} with its (height, width) pairs, ceil mode and whether padding counts in the average. */
     public AvgPool2d(int[] kernelSize, int[] stride, int[] padding, boolean ceilMode, boolean countIncludePad) {
         this.kernel = kernelSize.clone();
         this.stride = stride.clone();

@@ -14,7 +14,9 @@ import dev.jgrad.tensor.Tensor;
  * momentum gives the cumulative average); in eval the running statistics normalise.
  */
 public abstract class BatchNorm extends Layer {
+    /** The per-channel scale ({@code gamma}); null without {@code affine}. */
     public final Parameter weight;
+    /** The per-channel shift ({@code beta}); null without {@code affine}. */
     public final Parameter bias;
     private final Tensor runningMean;
     private final Tensor runningVar;
@@ -69,10 +71,12 @@ public abstract class BatchNorm extends Layer {
         return Normalization.batchNorm(x, runningMean, runningVar, weight, bias, batchStats, factor, eps);
     }
 
+    /** The running mean of each channel, which eval mode normalises with (null without {@code trackRunningStats}). */
     public Tensor runningMean() {
         return runningMean;
     }
 
+    /** The running variance of each channel (unbiased, as PyTorch keeps it; null without {@code trackRunningStats}). */
     public Tensor runningVar() {
         return runningVar;
     }

@@ -21,10 +21,12 @@ public final class Checkpoint {
     private Checkpoint() {
     }
 
+    /** Saves the module's state dict as a safetensors file, replacing {@code path} atomically. */
     public static void save(Module module, Path path) throws IOException {
         save(module, path, Map.of());
     }
 
+    /** Saves the module's state dict with {@code metadata} in the file's header. */
     public static void save(Module module, Path path, Map<String, String> metadata) throws IOException {
         AtomicFile.write(path, encode(module, metadata));
     }
@@ -49,6 +51,7 @@ public final class Checkpoint {
         return c.metadata();
     }
 
+    /** Saves the optimizer's state (moments, step counts, hyperparameters) as a safetensors file, atomically. */
     public static void saveOptimizer(Optimizer opt, Path path) throws IOException {
         saveOptimizer(opt, path, Map.of());
     }
@@ -65,6 +68,7 @@ public final class Checkpoint {
         return Safetensors.encode(opt.stateTensors(), meta);
     }
 
+    /** Loads an optimizer state saved by {@link #saveOptimizer}; one that does not fit the optimizer changes nothing and says why. */
     public static void loadOptimizer(Optimizer opt, Path path) throws CheckpointException {
         Safetensors.Contents c = Safetensors.load(path);
         try {

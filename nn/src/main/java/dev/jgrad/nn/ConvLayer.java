@@ -11,7 +11,9 @@ import java.util.Arrays;
  * {@code 1 / sqrt(in / groups * prod(kernel))}, PyTorch's default initialisation.
  */
 public abstract class ConvLayer extends Layer {
+    /** The weight {@code (out_channels, in_channels / groups, *kernel)}. */
     public final Parameter weight;
+    /** The bias {@code (out_channels)}; null without one. */
     public final Parameter bias;
     private final int inChannels;
     private final int outChannels;
@@ -62,10 +64,12 @@ public abstract class ConvLayer extends Layer {
         return Convolution.conv(x, weight, bias, stride, padding, dilation, groups, kernel.length);
     }
 
+    /** The input's channels. */
     public int inChannels() {
         return inChannels;
     }
 
+    /** The output's channels. */
     public int outChannels() {
         return outChannels;
     }

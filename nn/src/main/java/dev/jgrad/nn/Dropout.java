@@ -8,10 +8,12 @@ public class Dropout extends Layer {
     private final double p;
     private final Generator gen;
 
+    /** Dropout with probability {@code p}, drawing from the default generator. */
     public Dropout(double p) {
         this(p, Init.defaultGenerator());
     }
 
+    /** Dropout with probability {@code p}, drawing from {@code gen}. */
     public Dropout(double p, Generator gen) {
         Functional.checkDropoutProbability(p);
         this.p = p;

@@ -8,12 +8,15 @@ import dev.jgrad.tensor.Generator;
  * N(0, 1). A row used several times in a batch gets the sum of its gradients.
  */
 public class Embedding extends Layer {
+    /** The table {@code (num_embeddings, embedding_dim)}. */
     public final Parameter weight;
 
+    /** A table of {@code numEmbeddings} vectors of {@code embeddingDim}, drawn from the default generator. */
     public Embedding(int numEmbeddings, int embeddingDim) {
         this(numEmbeddings, embeddingDim, Init.defaultGenerator());
     }
 
+    /** A table of {@code numEmbeddings} vectors of {@code embeddingDim}, normal(0, 1) from {@code gen} as PyTorch draws it. */
     public Embedding(int numEmbeddings, int embeddingDim, Generator gen) {
         this.weight = registerParameter("weight", new Parameter(Init.normal(gen, 1.0, numEmbeddings, embeddingDim)));
     }

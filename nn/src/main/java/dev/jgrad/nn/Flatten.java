@@ -7,10 +7,12 @@ public class Flatten extends Layer {
     private final int startDim;
     private final int endDim;
 
+    /** {@code nn.Flatten()}: every dim from 1 on into one. */
     public Flatten() {
         this(1, -1);
     }
 
+    /** Dims {@code startDim} to {@code endDim} (inclusive; negative from the end) into one. */
     public Flatten(int startDim, int endDim) {
         this.startDim = startDim;
         this.endDim = endDim;

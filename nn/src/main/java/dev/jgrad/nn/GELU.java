@@ -6,10 +6,12 @@ import dev.jgrad.autograd.Variable;
 public class GELU extends Layer {
     private final boolean tanh;
 
+    /** GELU with the exact erf form. */
     public GELU() {
         this(false);
     }
 
+    /** GELU, with {@code tanhApproximation} the tanh form ({@code approximate='tanh'}). */
     public GELU(boolean tanhApproximation) {
         this.tanh = tanhApproximation;
     }

@@ -8,14 +8,17 @@ import dev.jgrad.tensor.Generator;
  * and {@code h_n} as a {@link Recurrent.State} (whose cell is null).
  */
 public class GRU extends RecurrentLayer {
+    /** A one-layer GRU, sequence first, with biases. */
     public GRU(int inputSize, int hiddenSize) {
         this(inputSize, hiddenSize, 1, true, false, 0.0, Init.defaultGenerator());
     }
 
+    /** A GRU of {@code numLayers} layers, batch first or not, with biases. */
     public GRU(int inputSize, int hiddenSize, int numLayers, boolean batchFirst) {
         this(inputSize, hiddenSize, numLayers, true, batchFirst, 0.0, Init.defaultGenerator());
     }
 
+    /** {@code nn.GRU} with every option; its weights drawn from {@code gen}. */
     public GRU(int inputSize, int hiddenSize, int numLayers, boolean bias, boolean batchFirst, double dropout, Generator gen) {
         super(3, inputSize, hiddenSize, numLayers, bias, batchFirst, dropout, gen);
     }

@@ -8,14 +8,17 @@ import dev.jgrad.tensor.Generator;
  * the two. {@code forward} returns the output and {@code (h_n, c_n)} as a {@link Recurrent.State}.
  */
 public class LSTM extends RecurrentLayer {
+    /** A one-layer LSTM, sequence first, with biases. */
     public LSTM(int inputSize, int hiddenSize) {
         this(inputSize, hiddenSize, 1, true, false, 0.0, Init.defaultGenerator());
     }
 
+    /** An LSTM of {@code numLayers} layers, batch first or not, with biases. */
     public LSTM(int inputSize, int hiddenSize, int numLayers, boolean batchFirst) {
         this(inputSize, hiddenSize, numLayers, true, batchFirst, 0.0, Init.defaultGenerator());
     }
 
+    /** {@code nn.LSTM} with every option; its weights drawn from {@code gen}. */
     public LSTM(int inputSize, int hiddenSize, int numLayers, boolean bias, boolean batchFirst, double dropout, Generator gen) {
         super(4, inputSize, hiddenSize, numLayers, bias, batchFirst, dropout, gen);
     }

@@ -5,15 +5,19 @@ import dev.jgrad.tensor.Tensor;
 
 /** {@code nn.LayerNorm(normalized_shape, eps=1e-5)}: weight ones, bias zeros. */
 public class LayerNorm extends Layer {
+    /** The scale over the normalised shape; null without {@code elementwiseAffine}. */
     public final Parameter weight;
+    /** The shift over the normalised shape; null without {@code elementwiseAffine}. */
     public final Parameter bias;
     private final int[] normalizedShape;
     private final double eps;
 
+    /** Layer norm over the last dims {@code normalizedShape}, eps 1e-5, with a scale and a shift. */
     public LayerNorm(int... normalizedShape) {
         this(normalizedShape, 1e-5, true);
     }
 
+    /** {@code nn.LayerNorm} with every option. */
     public LayerNorm(int[] normalizedShape, double eps, boolean elementwiseAffine) {
         this(normalizedShape, eps, elementwiseAffine, true);
     }

@@ -8,19 +8,24 @@ import dev.jgrad.tensor.Generator;
  * with bound 1/sqrt(in), PyTorch's default initialisation.
  */
 public class Linear extends Layer {
+    /** The weight {@code (out_features, in_features)}. */
     public final Parameter weight;
+    /** The bias {@code (out_features)}; null without one. */
     public final Parameter bias;
     private final int inFeatures;
     private final int outFeatures;
 
+    /** {@code y = x W^T + b}, drawing the weights from the default generator. */
     public Linear(int inFeatures, int outFeatures) {
         this(inFeatures, outFeatures, true, Init.defaultGenerator());
     }
 
+    /** {@code y = x W^T (+ b)}, drawing the weights from the default generator. */
     public Linear(int inFeatures, int outFeatures, boolean bias) {
         this(inFeatures, outFeatures, bias, Init.defaultGenerator());
     }
 
+    /** {@code y = x W^T (+ b)}, the weights drawn from {@code gen} as PyTorch initialises them (kaiming uniform). */
     public Linear(int inFeatures, int outFeatures, boolean bias, Generator gen) {
         if (inFeatures < 0 || outFeatures < 0) {
             throw new IllegalArgumentException("Linear: feature counts must be >= 0, got in=" + inFeatures + ", out=" + outFeatures);
@@ -52,10 +57,12 @@ public class Linear extends Layer {
         return Variable.linear(x, weight, bias);
     }
 
+    /** The size of each input's last dim. */
     public int inFeatures() {
         return inFeatures;
     }
 
+    /** The size of each output's last dim. */
     public int outFeatures() {
         return outFeatures;
     }

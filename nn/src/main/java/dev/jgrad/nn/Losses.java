@@ -60,6 +60,7 @@ public final class Losses {
         }
     }
 
+    /** {@code F.mse_loss}, mean; the shapes must match, so {@code (B,1)} against {@code (B,)} is refused rather than broadcast to {@code (B,B)}. */
     public static Variable mseLoss(Variable input, Variable target) {
         return mseLoss(input, target, Reduction.MEAN);
     }
@@ -70,6 +71,7 @@ public final class Losses {
         return reduce(input.sub(target).square(), reduction);
     }
 
+    /** {@code F.l1_loss}, mean; the shapes must match (no silent broadcast). */
     public static Variable l1Loss(Variable input, Variable target) {
         return l1Loss(input, target, Reduction.MEAN);
     }
@@ -80,6 +82,7 @@ public final class Losses {
         return reduce(input.sub(target).abs(), reduction);
     }
 
+    /** {@code F.cross_entropy}, mean over the targets that are not {@link #IGNORE_INDEX}: logits {@code (N, C)} or {@code (N, C, d...)}, class indices (int64). */
     public static Variable crossEntropy(Variable input, Tensor target) {
         return crossEntropy(input, target, Reduction.MEAN, IGNORE_INDEX, 0.0);
     }
@@ -96,6 +99,7 @@ public final class Losses {
         return classLoss("cross_entropy", input.logSoftmax(input.dim() == 1 ? 0 : 1), input, target, reduction, ignoreIndex, labelSmoothing);
     }
 
+    /** {@code F.nll_loss}, mean over the targets that are not {@link #IGNORE_INDEX}, from log-probabilities. */
     public static Variable nllLoss(Variable logProbs, Tensor target) {
         return nllLoss(logProbs, target, Reduction.MEAN, IGNORE_INDEX);
     }
@@ -177,6 +181,7 @@ public final class Losses {
         return count;
     }
 
+    /** {@code F.binary_cross_entropy_with_logits}, mean: as sigmoid then binary cross-entropy, without their overflow. */
     public static Variable bceWithLogits(Variable logits, Variable target) {
         return bceWithLogits(logits, target, Reduction.MEAN);
     }

@@ -10,10 +10,12 @@ public class MaxPool1d extends Layer {
     private final int dilation;
     private final boolean ceilMode;
 
+    /** Max pooling over windows of {@code kernelSize} at a stride of the kernel's size. */
     public MaxPool1d(int kernelSize) {
         this(kernelSize, kernelSize, 0, 1, false);
     }
 
+    /** {@code nn.MaxPool1d} with every option. */
     public MaxPool1d(int kernelSize, int stride, int padding, int dilation, boolean ceilMode) {
         this.kernel = kernelSize;
         this.stride = stride;

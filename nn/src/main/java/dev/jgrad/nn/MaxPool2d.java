@@ -10,14 +10,17 @@ public class MaxPool2d extends Layer {
     private final int[] dilation;
     private final boolean ceilMode;
 
+    /** Max pooling over {@code kernelSize x kernelSize} windows at a stride of the kernel's size. */
     public MaxPool2d(int kernelSize) {
         this(kernelSize, kernelSize);
     }
 
+    /** Max pooling over {@code kernelSize x kernelSize} windows at {@code stride}. */
     public MaxPool2d(int kernelSize, int stride) {
         this(ConvLayer.twice(kernelSize), ConvLayer.twice(stride), ConvLayer.twice(0), ConvLayer.twice(1), false);
     }
 
+    /** {@code nn.MaxPool2d} with (height, width) pairs and ceil mode. */
     public MaxPool2d(int[] kernelSize, int[] stride, int[] padding, int[] dilation, boolean ceilMode) {
         this.kernel = kernelSize.clone();
         this.stride = stride.clone();

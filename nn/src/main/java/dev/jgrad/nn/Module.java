@@ -42,6 +42,7 @@ public abstract class Module {
         return t;
     }
 
+    /** Adds {@code m} as the submodule {@code name}: its parameters join this module's under {@code name.}; returns m. */
     protected <M extends Module> M registerModule(String name, M m) {
         checkName(name);
         children.put(name, m);
@@ -102,14 +103,17 @@ public abstract class Module {
         return this;
     }
 
+    /** Sets training mode here and in every submodule; returns this. */
     public Module train() {
         return train(true);
     }
 
+    /** Sets eval mode here and in every submodule (dropout off, batch norm's running statistics); returns this. */
     public Module eval() {
         return train(false);
     }
 
+    /** Whether the module is in training mode. */
     public boolean isTraining() {
         return training;
     }

@@ -8,9 +8,11 @@ import java.util.Map;
 public class ModuleDict extends Module {
     private final Map<String, Module> modules = new LinkedHashMap<>();
 
+    /** An empty dict. */
     public ModuleDict() {
     }
 
+    /** A dict of {@code modules}, in their order. */
     public ModuleDict(Map<String, ? extends Module> modules) {
         modules.forEach(this::put);
     }
@@ -34,10 +36,12 @@ public class ModuleDict extends Module {
         return m;
     }
 
+    /** Whether the dict holds a module under {@code name}. */
     public boolean containsKey(String name) {
         return modules.containsKey(name);
     }
 
+    /** The number of modules. */
     public int size() {
         return modules.size();
     }

@@ -17,12 +17,14 @@ import java.util.List;
 public class ModuleList extends Module implements Iterable<Module> {
     private final List<Module> modules = new ArrayList<>();
 
+    /** A list of {@code modules}, named 0, 1, ... as PyTorch names them. */
     public ModuleList(Module... modules) {
         for (Module m : modules) {
             add(m);
         }
     }
 
+    /** A list of {@code modules}, named 0, 1, ... as PyTorch names them. */
     public ModuleList(List<? extends Module> modules) {
         for (Module m : modules) {
             add(m);
@@ -48,6 +50,7 @@ public class ModuleList extends Module implements Iterable<Module> {
         return modules.get(k);
     }
 
+    /** The number of modules. */
     public int size() {
         return modules.size();
     }

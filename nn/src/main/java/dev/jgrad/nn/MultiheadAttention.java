@@ -13,16 +13,21 @@ import dev.jgrad.tensor.Tensor;
  * gradients for every parameter); this module returns zeros with zero gradient instead.
  */
 public class MultiheadAttention extends Module {
+    /** The input projection of queries, keys and values in one {@code (3 E, E)}, as PyTorch stores it. */
     public final Parameter inProjWeight;
+    /** The input projection's bias {@code (3 E)}. */
     public final Parameter inProjBias;
+    /** The output projection. */
     public final Linear outProj;
     private final int embedDim;
     private final int numHeads;
 
+    /** Attention of width {@code embedDim} in {@code numHeads} heads, batch first, drawing from the default generator. */
     public MultiheadAttention(int embedDim, int numHeads) {
         this(embedDim, numHeads, Init.defaultGenerator());
     }
 
+    /** Attention of width {@code embedDim} in {@code numHeads} heads, batch first, its weights drawn from {@code gen}. */
     public MultiheadAttention(int embedDim, int numHeads, Generator gen) {
         if (numHeads <= 0 || embedDim % numHeads != 0) {
             throw new IllegalArgumentException("embed_dim must be divisible by num_heads, got " + embedDim + " and " + numHeads);
@@ -47,10 +52,12 @@ public class MultiheadAttention extends Module {
         return forward(x, x, x, keyPaddingMask, null, causal);
     }
 
+    /** The width E. */
     public int embedDim() {
         return embedDim;
     }
 
+    /** The number of heads. */
     public int numHeads() {
         return numHeads;
     }

@@ -10,6 +10,7 @@ public class Parameter extends Variable {
         super(data.keep(), true);
     }
 
+    /** A parameter holding {@code data}, which gradients flow into when {@code requiresGrad}. */
     public Parameter(Tensor data, boolean requiresGrad) {
         super(data.keep(), requiresGrad);
     }

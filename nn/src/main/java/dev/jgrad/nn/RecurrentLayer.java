@@ -109,10 +109,12 @@ public abstract class RecurrentLayer extends Module {
         return unbatched ? s.unsqueeze(1) : s;
     }
 
+    /** The size of the hidden state. */
     public int hiddenSize() {
         return hiddenSize;
     }
 
+    /** The number of stacked layers. */
     public int numLayers() {
         return numLayers;
     }

@@ -2,7 +2,12 @@ package dev.jgrad.nn;
 
 /** How a loss combines its per-element values: PyTorch's {@code reduction} argument. */
 public enum Reduction {
-    MEAN, SUM, NONE;
+    /** The mean over the elements (PyTorch's default). */
+    MEAN,
+    /** The sum over the elements. */
+    SUM,
+    /** No reduction: a loss per element. */
+    NONE;
 
     /** Parses {@code mean}, {@code sum} or {@code none}. */
     public static Reduction parse(String s) {

@@ -7,8 +7,10 @@ package dev.jgrad.tensor;
  * @param <T> the implementing type itself
  */
 public interface ArrayCore<T extends ArrayOps<T>> {
+    /** The size of each dim (a copy). */
     int[] shape();
 
+    /** The element type. */
     DType dtype();
 
     /** The values, as a tensor (for a tensor, itself; shared, not copied). */
@@ -17,6 +19,7 @@ public interface ArrayCore<T extends ArrayOps<T>> {
     /** {@code values} in the implementing type, as a constant no gradient flows into. */
     T constant(Tensor values);
 
+    /** The number of dims (0 for a scalar). */
     default int dim() {
         return shape().length;
     }
@@ -27,6 +30,7 @@ public interface ArrayCore<T extends ArrayOps<T>> {
         return s[Shape.wrapDim(dim, s.length)];
     }
 
+    /** The number of elements: the product of the sizes (1 for a scalar, 0 where a dim is 0). */
     default int numel() {
         return Shape.numel(shape());
     }
@@ -36,6 +40,7 @@ public interface ArrayCore<T extends ArrayOps<T>> {
         return data().item();
     }
 
+    /** Whether the element type is float32 or float64. */
     default boolean isFloatingPoint() {
         return dtype().isFloating();
     }

@@ -7,21 +7,37 @@ import java.util.function.DoubleBinaryOperator;
  * for the generic kernels. The derivatives of the arithmetic ones are autograd's ({@code Derivatives}).
  */
 public enum BinaryOp {
+    /** {@code a + b}. */
     ADD("add", Kind.ARITHMETIC, Double::sum),
+    /** {@code a - b}. */
     SUB("sub", Kind.ARITHMETIC, (a, b) -> a - b),
+    /** {@code a * b}. */
     MUL("mul", Kind.ARITHMETIC, (a, b) -> a * b),
+    /** {@code a / b}, true division. */
     DIV("div", Kind.ARITHMETIC, (a, b) -> a / b),
+    /** {@code a} to the power {@code b}. */
     POW("pow", Kind.ARITHMETIC, Math::pow),
+    /** The larger of the two (NaN if either is NaN, as {@code torch.maximum}). */
     MAXIMUM("maximum", Kind.ARITHMETIC, Math::max),
+    /** The smaller of the two (NaN if either is NaN, as {@code torch.minimum}). */
     MINIMUM("minimum", Kind.ARITHMETIC, Math::min),
+    /** {@code a == b}. */
     EQ("eq", Kind.COMPARISON, (a, b) -> a == b ? 1 : 0),
+    /** {@code a != b}. */
     NE("ne", Kind.COMPARISON, (a, b) -> a != b ? 1 : 0),
+    /** {@code a < b}. */
     LT("lt", Kind.COMPARISON, (a, b) -> a < b ? 1 : 0),
+    /** {@code a <= b}. */
     LE("le", Kind.COMPARISON, (a, b) -> a <= b ? 1 : 0),
+    /** {@code a > b}. */
     GT("gt", Kind.COMPARISON, (a, b) -> a > b ? 1 : 0),
+    /** {@code a >= b}. */
     GE("ge", Kind.COMPARISON, (a, b) -> a >= b ? 1 : 0),
+    /** Both non-zero. */
     LOGICAL_AND("logical_and", Kind.LOGICAL, (a, b) -> a != 0 && b != 0 ? 1 : 0),
+    /** Either non-zero. */
     LOGICAL_OR("logical_or", Kind.LOGICAL, (a, b) -> a != 0 || b != 0 ? 1 : 0),
+    /** Exactly one non-zero. */
     LOGICAL_XOR("logical_xor", Kind.LOGICAL, (a, b) -> (a != 0) != (b != 0) ? 1 : 0);
 
     enum Kind { ARITHMETIC, COMPARISON, LOGICAL }
@@ -36,6 +52,7 @@ public enum BinaryOp {
         this.fn = fn;
     }
 
+    /** The op's value at {@code (a, b)} in double (comparisons and logical ops give 1 or 0). */
     public double apply(double a, double b) {
         return fn.applyAsDouble(a, b);
     }

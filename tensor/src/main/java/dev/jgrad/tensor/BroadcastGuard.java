@@ -58,6 +58,7 @@ public final class BroadcastGuard implements AutoCloseable {
         return new BroadcastGuard(new Settings(s.strict, maxBytes));
     }
 
+    /** Whether a strict scope is open in this thread. */
     public static boolean isStrict() {
         return CURRENT.get().strict;
     }

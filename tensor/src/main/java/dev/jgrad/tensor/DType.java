@@ -6,9 +6,13 @@ package dev.jgrad.tensor;
  * <p>Categories order the types for promotion the way PyTorch does: bool &lt; integer &lt; floating.
  */
 public enum DType {
+    /** Booleans, a byte each. */
     BOOL("bool", 1, 0),
+    /** 64-bit integers, the type of positions and labels. */
     INT64("int64", 8, 1),
+    /** 32-bit floats, the default. */
     FLOAT32("float32", 4, 2),
+    /** 64-bit floats. */
     FLOAT64("float64", 8, 2);
 
     private final String pyName;
@@ -31,6 +35,7 @@ public enum DType {
         return itemSize;
     }
 
+    /** Whether this is float32 or float64. */
     public boolean isFloating() {
         return category == 2;
     }

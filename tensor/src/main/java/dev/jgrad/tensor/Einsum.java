@@ -23,6 +23,7 @@ public final class Einsum {
     private Einsum() {
     }
 
+    /** {@code torch.einsum(equation, operands)}. */
     public static Tensor einsum(String equation, List<Tensor> operands) {
         return run(equation, operands);
     }

@@ -13,6 +13,7 @@ public final class Generator {
     private long seed;
     private double spareGaussian = Double.NaN;
 
+    /** A generator seeded with {@code seed}: the same seed gives the same draws. */
     public Generator(long seed) {
         this.seed = seed;
     }

@@ -48,6 +48,7 @@ public final class Index {
         return new Index(Kind.SLICE, 0, start, stop, step, null);
     }
 
+    /** {@code start:stop}, step 1. */
     public static Index slice(Integer start, Integer stop) {
         return slice(start, stop, 1);
     }

@@ -11,18 +11,22 @@ public interface IndexingMethods<T extends ArrayOps<T>> extends ArrayCore<T> {
     /** {@code x[indices]} with basic ({@link Index#at}, {@link Index#slice}, {@link Index#NONE}, {@link Index#ELLIPSIS}) and advanced ({@link Index#of}) entries. */
     T index(Index... indices);
 
+    /** {@code torch.gather}: along {@code dim}, the element at {@code index} for each position of index. */
     T gather(int dim, Tensor index);
 
     /** {@code torch.take_along_dim}: gather where index and input broadcast in the other dims. */
     T takeAlongDim(Tensor index, int dim);
 
+    /** Out of place {@code scatter}: a copy with {@code src}'s elements written at {@code index} along {@code dim}. */
     T scatter(int dim, Tensor index, T src);
 
+    /** Out of place {@code scatter_add}: a copy with {@code src}'s elements added at {@code index} along {@code dim}. */
     T scatterAdd(int dim, Tensor index, T src);
 
     /** {@code scatter_reduce} with {@code sum}, {@code prod}, {@code mean}, {@code amax} or {@code amin}. */
     T scatterReduce(int dim, Tensor index, T src, ScatterReduce reduce, boolean includeSelf);
 
+    /** {@code torch.index_select}: the slices at {@code index} (int64, 1-d) along {@code dim}. */
     T indexSelect(int dim, Tensor index);
 
     /** Out of place {@code index_add}: rows of {@code source} added at {@code index} along {@code dim}. */

@@ -7,6 +7,7 @@ package dev.jgrad.tensor;
 public class OutOfMemoryException extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
+    /** A tensor that would not fit in the heap, with its shape and size. */
     public OutOfMemoryException(String message) {
         super(message);
     }

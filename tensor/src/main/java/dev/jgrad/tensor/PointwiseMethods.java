@@ -29,6 +29,7 @@ public interface PointwiseMethods<T extends ArrayOps<T>> extends ArrayCore<T> {
 
     // ---------------------------------------------------------------- binary
 
+    /** {@code x + other}, broadcast. */
     default T add(T other) {
         return binary(BinaryOp.ADD, other);
     }
@@ -38,14 +39,17 @@ public interface PointwiseMethods<T extends ArrayOps<T>> extends ArrayCore<T> {
         return alpha == 1.0 ? add(other) : add(other.mul(alpha));
     }
 
+    /** {@code x + s}. */
     default T add(double s) {
         return add(newScalar(s));
     }
 
+    /** {@code x - other}, broadcast. */
     default T sub(T other) {
         return binary(BinaryOp.SUB, other);
     }
 
+    /** {@code x - s}. */
     default T sub(double s) {
         return sub(newScalar(s));
     }
@@ -55,18 +59,22 @@ public interface PointwiseMethods<T extends ArrayOps<T>> extends ArrayCore<T> {
         return newScalar(s).sub(self());
     }
 
+    /** {@code x * other}, broadcast. */
     default T mul(T other) {
         return binary(BinaryOp.MUL, other);
     }
 
+    /** {@code x * s}. */
     default T mul(double s) {
         return mul(newScalar(s));
     }
 
+    /** {@code x / other}, broadcast (true division: integers give floats). */
     default T div(T other) {
         return binary(BinaryOp.DIV, other);
     }
 
+    /** {@code x / s}. */
     default T div(double s) {
         return div(newScalar(s));
     }
@@ -76,10 +84,12 @@ public interface PointwiseMethods<T extends ArrayOps<T>> extends ArrayCore<T> {
         return newScalar(s).div(self());
     }
 
+    /** {@code x} to the power {@code exponent}, broadcast. */
     default T pow(T exponent) {
         return binary(BinaryOp.POW, exponent);
     }
 
+    /** {@code x} to the power {@code exponent}. */
     default T pow(double exponent) {
         return pow(newScalar(exponent));
     }
@@ -89,80 +99,99 @@ public interface PointwiseMethods<T extends ArrayOps<T>> extends ArrayCore<T> {
         return newScalar(base).pow(self());
     }
 
+    /** The larger of x and other, broadcast (NaN where either is, as {@code torch.maximum}). */
     default T maximum(T other) {
         return binary(BinaryOp.MAXIMUM, other);
     }
 
+    /** The smaller of x and other, broadcast (NaN where either is, as {@code torch.minimum}). */
     default T minimum(T other) {
         return binary(BinaryOp.MINIMUM, other);
     }
 
     // ---------------------------------------------------------------- comparisons and logic: bool results, no gradient
 
+    /** {@code x == other}, broadcast, a bool tensor. */
     default T eq(T other) {
         return binary(BinaryOp.EQ, other);
     }
 
+    /** {@code x == s}, a bool tensor. */
     default T eq(double s) {
         return eq(newScalar(s));
     }
 
+    /** {@code x != other}, broadcast, a bool tensor. */
     default T ne(T other) {
         return binary(BinaryOp.NE, other);
     }
 
+    /** {@code x != s}, a bool tensor. */
     default T ne(double s) {
         return ne(newScalar(s));
     }
 
+    /** {@code x < other}, broadcast, a bool tensor. */
     default T lt(T other) {
         return binary(BinaryOp.LT, other);
     }
 
+    /** {@code x < s}, a bool tensor. */
     default T lt(double s) {
         return lt(newScalar(s));
     }
 
+    /** {@code x <= other}, broadcast, a bool tensor. */
     default T le(T other) {
         return binary(BinaryOp.LE, other);
     }
 
+    /** {@code x <= s}, a bool tensor. */
     default T le(double s) {
         return le(newScalar(s));
     }
 
+    /** {@code x > other}, broadcast, a bool tensor. */
     default T gt(T other) {
         return binary(BinaryOp.GT, other);
     }
 
+    /** {@code x > s}, a bool tensor. */
     default T gt(double s) {
         return gt(newScalar(s));
     }
 
+    /** {@code x >= other}, broadcast, a bool tensor. */
     default T ge(T other) {
         return binary(BinaryOp.GE, other);
     }
 
+    /** {@code x >= s}, a bool tensor. */
     default T ge(double s) {
         return ge(newScalar(s));
     }
 
+    /** Where both are non-zero, broadcast, a bool tensor. */
     default T logicalAnd(T other) {
         return binary(BinaryOp.LOGICAL_AND, other);
     }
 
+    /** Where either is non-zero, broadcast, a bool tensor. */
     default T logicalOr(T other) {
         return binary(BinaryOp.LOGICAL_OR, other);
     }
 
+    /** Where exactly one is non-zero, broadcast, a bool tensor. */
     default T logicalXor(T other) {
         return binary(BinaryOp.LOGICAL_XOR, other);
     }
 
+    /** Where x is zero, a bool tensor. */
     default T logicalNot() {
         return unary(UnaryOp.LOGICAL_NOT);
     }
 
+    /** Where x is NaN, a bool tensor. */
     default T isnan() {
         return unary(UnaryOp.ISNAN);
     }
@@ -174,58 +203,72 @@ public interface PointwiseMethods<T extends ArrayOps<T>> extends ArrayCore<T> {
 
     // ---------------------------------------------------------------- unary
 
+    /** {@code -x}. */
     default T neg() {
         return unary(UnaryOp.NEG);
     }
 
+    /** {@code |x|}. */
     default T abs() {
         return unary(UnaryOp.ABS);
     }
 
+    /** The sign of x: -1, 0 or 1. */
     default T sign() {
         return unary(UnaryOp.SIGN);
     }
 
+    /** {@code e^x}. */
     default T exp() {
         return unary(UnaryOp.EXP);
     }
 
+    /** The natural logarithm. */
     default T log() {
         return unary(UnaryOp.LOG);
     }
 
+    /** {@code log(1 + x)}, accurate near 0. */
     default T log1p() {
         return unary(UnaryOp.LOG1P);
     }
 
+    /** {@code sqrt(x)}. */
     default T sqrt() {
         return unary(UnaryOp.SQRT);
     }
 
+    /** {@code 1 / sqrt(x)}. */
     default T rsqrt() {
         return unary(UnaryOp.RSQRT);
     }
 
+    /** {@code sin(x)}. */
     default T sin() {
         return unary(UnaryOp.SIN);
     }
 
+    /** {@code cos(x)}. */
     default T cos() {
         return unary(UnaryOp.COS);
     }
 
+    /** {@code tanh(x)}. */
     default T tanh() {
         return unary(UnaryOp.TANH);
     }
 
+    /** {@code 1 / (1 + e^-x)}. */
     default T sigmoid() {
         return unary(UnaryOp.SIGMOID);
     }
 
+    /** {@code max(x, 0)}. */
     default T relu() {
         return unary(UnaryOp.RELU);
     }
 
+    /** {@code x * sigmoid(x)} (swish). */
     default T silu() {
         return unary(UnaryOp.SILU);
     }
@@ -240,14 +283,17 @@ public interface PointwiseMethods<T extends ArrayOps<T>> extends ArrayCore<T> {
         return unary(tanhApproximation ? UnaryOp.GELU_TANH : UnaryOp.GELU);
     }
 
+    /** {@code x * x}. */
     default T square() {
         return unary(UnaryOp.SQUARE);
     }
 
+    /** {@code 1 / x}. */
     default T reciprocal() {
         return unary(UnaryOp.RECIPROCAL);
     }
 
+    /** The error function {@code erf(x)}. */
     default T erf() {
         return unary(UnaryOp.ERF);
     }
@@ -257,14 +303,17 @@ public interface PointwiseMethods<T extends ArrayOps<T>> extends ArrayCore<T> {
         return unary(UnaryOp.SOFTPLUS);
     }
 
+    /** {@code floor(x)}. */
     default T floor() {
         return unary(UnaryOp.FLOOR);
     }
 
+    /** {@code max(x, min)}. */
     default T clampMin(double min) {
         return clamp(min, Double.NaN);
     }
 
+    /** {@code min(x, max)}. */
     default T clampMax(double max) {
         return clamp(Double.NaN, max);
     }

@@ -7,15 +7,19 @@ package dev.jgrad.tensor;
  * @param <T> the implementing type itself
  */
 public interface ReductionMethods<T extends ArrayOps<T>> extends ArrayCore<T> {
+    /** The sum over {@code dims} (all of them when null or empty), accumulated in double for floats. */
     T sum(int[] dims, boolean keepdim);
 
+    /** The mean over {@code dims} (all of them when null or empty). */
     T mean(int[] dims, boolean keepdim);
 
+    /** The product over {@code dims} (all of them when null or empty). */
     T prod(int[] dims, boolean keepdim);
 
     /** The largest values over {@code dims}; the gradient is split evenly among ties, as in PyTorch. */
     T amax(int[] dims, boolean keepdim);
 
+    /** The smallest element over {@code dims} (all of them when null or empty). */
     T amin(int[] dims, boolean keepdim);
 
     /** logsumexp over a list of dims, or over all of them where {@code dims} is null. */
@@ -27,11 +31,13 @@ public interface ReductionMethods<T extends ArrayOps<T>> extends ArrayCore<T> {
     /** {@code torch.max(x, dim)}: the largest values along a dim and where they are (first on ties). */
     ValuesIndices<T> max(int dim, boolean keepdim);
 
+    /** The smallest elements along {@code dim} and their positions. */
     ValuesIndices<T> min(int dim, boolean keepdim);
 
     /** Softmax along {@code dim}; finite for logits of any size, 0 at -inf entries. */
     T softmax(int dim);
 
+    /** {@code log(softmax(x))} along {@code dim}, computed without the overflow of that composite. */
     T logSoftmax(int dim);
 
     /**
@@ -45,50 +51,62 @@ public interface ReductionMethods<T extends ArrayOps<T>> extends ArrayCore<T> {
         return sum(null, false);
     }
 
+    /** The sum along {@code dim}, the dim removed. */
     default T sum(int dim) {
         return sum(new int[] {dim}, false);
     }
 
+    /** The sum along {@code dim}. */
     default T sum(int dim, boolean keepdim) {
         return sum(new int[] {dim}, keepdim);
     }
 
+    /** The mean of every element, a 0-d tensor. */
     default T mean() {
         return mean(null, false);
     }
 
+    /** The mean along {@code dim}, the dim removed. */
     default T mean(int dim) {
         return mean(new int[] {dim}, false);
     }
 
+    /** The mean along {@code dim}. */
     default T mean(int dim, boolean keepdim) {
         return mean(new int[] {dim}, keepdim);
     }
 
+    /** The product of every element, a 0-d tensor. */
     default T prod() {
         return prod(null, false);
     }
 
+    /** The product along {@code dim}. */
     default T prod(int dim, boolean keepdim) {
         return prod(new int[] {dim}, keepdim);
     }
 
+    /** The largest element, a 0-d tensor. */
     default T amax() {
         return amax(null, false);
     }
 
+    /** The largest element along {@code dim}. */
     default T amax(int dim, boolean keepdim) {
         return amax(new int[] {dim}, keepdim);
     }
 
+    /** The smallest element, a 0-d tensor. */
     default T amin() {
         return amin(null, false);
     }
 
+    /** The smallest element along {@code dim}. */
     default T amin(int dim, boolean keepdim) {
         return amin(new int[] {dim}, keepdim);
     }
 
+    /** {@code log(sum(e^x))} along {@code dim}, shifted by the maximum so it does not overflow. */
     default T logsumexp(int dim, boolean keepdim) {
         return logsumexp(new int[] {dim}, keepdim);
     }
@@ -98,6 +116,7 @@ public interface ReductionMethods<T extends ArrayOps<T>> extends ArrayCore<T> {
         return var(null, 1, false);
     }
 
+    /** The unbiased variance along {@code dim} (correction 1). */
     default T var(int dim, boolean keepdim) {
         return var(new int[] {dim}, 1, keepdim);
     }
@@ -107,14 +126,17 @@ public interface ReductionMethods<T extends ArrayOps<T>> extends ArrayCore<T> {
         return constant(Reduce.maxMin(data().reshape(-1), 0, false, true).indices());
     }
 
+    /** The position of the largest element along {@code dim} (int64; the first of ties). */
     default T argmax(int dim, boolean keepdim) {
         return constant(Reduce.maxMin(data(), dim, keepdim, true).indices());
     }
 
+    /** The flat position of the smallest element (int64). */
     default T argmin() {
         return constant(Reduce.maxMin(data().reshape(-1), 0, false, false).indices());
     }
 
+    /** The position of the smallest element along {@code dim} (int64; the first of ties). */
     default T argmin(int dim, boolean keepdim) {
         return constant(Reduce.maxMin(data(), dim, keepdim, false).indices());
     }

@@ -2,7 +2,16 @@ package dev.jgrad.tensor;
 
 /** The reductions {@code scatter_reduce} knows, by PyTorch's names. */
 public enum ScatterReduce {
-    SUM("sum"), PROD("prod"), MEAN("mean"), AMAX("amax"), AMIN("amin");
+    /** Sum of the values scattered to a position. */
+    SUM("sum"),
+    /** Their product. */
+    PROD("prod"),
+    /** Their mean. */
+    MEAN("mean"),
+    /** Their maximum. */
+    AMAX("amax"),
+    /** Their minimum. */
+    AMIN("amin");
 
     private final String pyName;
 
@@ -10,6 +19,7 @@ public enum ScatterReduce {
         this.pyName = pyName;
     }
 
+    /** The name PyTorch gives the reduction. */
     public String pyName() {
         return pyName;
     }

@@ -4,6 +4,7 @@ package dev.jgrad.tensor;
 public class ScopeClosedException extends IllegalStateException {
     private static final long serialVersionUID = 1L;
 
+    /** A tensor used after the memory scope that made it was closed, with what was used. */
     public ScopeClosedException(String message) {
         super(message);
     }

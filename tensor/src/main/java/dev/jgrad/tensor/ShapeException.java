@@ -7,6 +7,7 @@ package dev.jgrad.tensor;
 public class ShapeException extends IllegalArgumentException {
     private static final long serialVersionUID = 1L;
 
+    /** Shapes that do not fit together, with both shapes and the dim where they part. */
     public ShapeException(String message) {
         super(message);
     }

@@ -150,10 +150,12 @@ public final class Storage {
         return new Storage(DType.BOOL, data.length, null, null, null, data);
     }
 
+    /** The element type. */
     public DType dtype() {
         return dtype;
     }
 
+    /** The number of elements the storage holds. */
     public int size() {
         return size;
     }

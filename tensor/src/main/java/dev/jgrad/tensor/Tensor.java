@@ -59,14 +59,17 @@ public final class Tensor implements ArrayOps<Tensor> {
         return zeros(DType.FLOAT32, shape);
     }
 
+    /** A tensor of ones of {@code dtype}. */
     public static Tensor ones(DType dtype, int... shape) {
         return full(1.0, dtype, shape);
     }
 
+    /** A float32 tensor of ones. */
     public static Tensor ones(int... shape) {
         return full(1.0, DType.FLOAT32, shape);
     }
 
+    /** A tensor of {@code dtype} and {@code shape} filled with {@code value}. */
     public static Tensor full(double value, DType dtype, int... shape) {
         Tensor t = zeros(dtype, shape);
         if (value != 0.0) {
@@ -75,18 +78,22 @@ public final class Tensor implements ArrayOps<Tensor> {
         return t;
     }
 
+    /** A float32 tensor of {@code shape} filled with {@code value}. */
     public static Tensor full(double value, int... shape) {
         return full(value, DType.FLOAT32, shape);
     }
 
+    /** Zeros of {@code t}'s shape and type. */
     public static Tensor zerosLike(Tensor t) {
         return zeros(t.dtype(), t.shape);
     }
 
+    /** Ones of {@code t}'s shape and type. */
     public static Tensor onesLike(Tensor t) {
         return full(1.0, t.dtype(), t.shape);
     }
 
+    /** A tensor of {@code t}'s shape and type filled with {@code value}. */
     public static Tensor fullLike(Tensor t, double value) {
         return full(value, t.dtype(), t.shape);
     }
@@ -114,16 +121,19 @@ public final class Tensor implements ArrayOps<Tensor> {
         return new Tensor(Storage.wrap(data.clone()), 0, shape.clone(), Shape.contiguousStrides(shape));
     }
 
+    /** A float64 tensor of {@code shape} holding {@code data} (row-major; copied). */
     public static Tensor of(double[] data, int... shape) {
         checkLength(data.length, shape);
         return new Tensor(Storage.wrap(data.clone()), 0, shape.clone(), Shape.contiguousStrides(shape));
     }
 
+    /** An int64 tensor of {@code shape} holding {@code data} (row-major; copied). */
     public static Tensor of(long[] data, int... shape) {
         checkLength(data.length, shape);
         return new Tensor(Storage.wrap(data.clone()), 0, shape.clone(), Shape.contiguousStrides(shape));
     }
 
+    /** A bool tensor of {@code shape} holding {@code data} (row-major; copied). */
     public static Tensor of(boolean[] data, int... shape) {
         checkLength(data.length, shape);
         return new Tensor(Storage.wrap(data.clone()), 0, shape.clone(), Shape.contiguousStrides(shape));
@@ -282,10 +292,12 @@ public final class Tensor implements ArrayOps<Tensor> {
         return values;
     }
 
+    /** The stride of each dim, in elements (a copy). */
     public int[] strides() {
         return strides.clone();
     }
 
+    /** The stride of one dim, in elements; negative dims count from the end. */
     public int stride(int dim) {
         return strides[Shape.wrapDim(dim, shape.length)];
     }
@@ -295,6 +307,7 @@ public final class Tensor implements ArrayOps<Tensor> {
         return offset;
     }
 
+    /** The storage this tensor is a view of. */
     public Storage storage() {
         return storage;
     }
@@ -357,14 +370,17 @@ public final class Tensor implements ArrayOps<Tensor> {
         return storage.getDouble(offset);
     }
 
+    /** The element at {@code index} as a double. */
     public double getDouble(int... index) {
         return storage.getDouble(position(index));
     }
 
+    /** The element at {@code index} as a long. */
     public long getLong(int... index) {
         return storage.getLong(position(index));
     }
 
+    /** The element at {@code index} as a boolean (non-zero is true). */
     public boolean getBool(int... index) {
         return storage.getDouble(position(index)) != 0.0;
     }
@@ -398,16 +414,19 @@ public final class Tensor implements ArrayOps<Tensor> {
         return Arrays.copyOfRange(c.storage.f(), c.offset, c.offset + c.numel());
     }
 
+    /** The elements as doubles, in row-major order. */
     public double[] toDoubleArray() {
         Tensor c = to(DType.FLOAT64).contiguous();
         return Arrays.copyOfRange(c.storage.d(), c.offset, c.offset + c.numel());
     }
 
+    /** The elements as longs, in row-major order. */
     public long[] toLongArray() {
         Tensor c = to(DType.INT64).contiguous();
         return Arrays.copyOfRange(c.storage.l(), c.offset, c.offset + c.numel());
     }
 
+    /** The elements as booleans, in row-major order. */
     public boolean[] toBooleanArray() {
         Tensor c = to(DType.BOOL).contiguous();
         return Arrays.copyOfRange(c.storage.b(), c.offset, c.offset + c.numel());
@@ -450,14 +469,17 @@ public final class Tensor implements ArrayOps<Tensor> {
         return a.where(cond, b);
     }
 
+    /** {@code a} where {@code cond} is true, else {@code b}, broadcast. */
     public static Tensor where(Tensor cond, Tensor a, double b) {
         return a.where(cond, b);
     }
 
+    /** {@code a} where {@code cond} is true, else {@code b}, broadcast. */
     public static Tensor where(Tensor cond, double a, Tensor b) {
         return b.newScalar(a).where(cond, b);
     }
 
+    /** {@code a} where {@code cond} is true, else {@code b}. */
     public static Tensor where(Tensor cond, double a, double b) {
         return scalar(a).where(cond, scalar(b));
     }
@@ -680,18 +702,22 @@ public final class Tensor implements ArrayOps<Tensor> {
 
     // ---------------------------------------------------------------- joining
 
+    /** {@code torch.cat(tensors, dim)}: the tensors joined along {@code dim}, every other size equal. */
     public static Tensor cat(List<Tensor> tensors, int dim) {
         return Join.cat(tensors, dim);
     }
 
+    /** {@code torch.cat} along {@code dim}. */
     public static Tensor cat(int dim, Tensor... tensors) {
         return Join.cat(Arrays.asList(tensors), dim);
     }
 
+    /** {@code torch.stack(tensors, dim)}: the tensors, all of one shape, along a new dim. */
     public static Tensor stack(List<Tensor> tensors, int dim) {
         return Join.stack(tensors, dim);
     }
 
+    /** {@code torch.stack} along {@code dim}. */
     public static Tensor stack(int dim, Tensor... tensors) {
         return Join.stack(Arrays.asList(tensors), dim);
     }
@@ -764,6 +790,7 @@ public final class Tensor implements ArrayOps<Tensor> {
         return Inplace.addcdiv(this, t1, t2, value);
     }
 
+    /** {@code index_add_}: rows of {@code source} added at {@code index} along {@code dim}, in place. */
     public Tensor indexAddi(int dim, Tensor index, Tensor source) {
         Inplace.checkWritable(this, "index_add_");
         Scatter.indexAddInPlace(this, dim, index, source, 1.0);
@@ -771,6 +798,7 @@ public final class Tensor implements ArrayOps<Tensor> {
         return this;
     }
 
+    /** {@code x[indices] = values} (or {@code +=} with {@code accumulate}, repeated positions adding up), in place. */
     public Tensor indexPuti(Index[] indices, Tensor values, boolean accumulate) {
         Inplace.checkWritable(this, "index_put_");
         Indexing.indexPutInPlace(this, indices, values, accumulate);

@@ -4,6 +4,7 @@ package dev.jgrad.tensor;
 public class TensorIndexException extends IndexOutOfBoundsException {
     private static final long serialVersionUID = 1L;
 
+    /** An index out of range or ill-formed, with PyTorch's message. */
     public TensorIndexException(String message) {
         super(message);
     }

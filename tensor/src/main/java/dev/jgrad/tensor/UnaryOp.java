@@ -10,32 +10,51 @@ import java.util.function.DoubleUnaryOperator;
  * {@code derivatives.yaml}): this module knows nothing of gradients.
  */
 public enum UnaryOp {
+    /** {@code -x}. */
     NEG("neg", Domain.ANY, x -> -x),
+    /** {@code |x|}. */
     ABS("abs", Domain.ANY, Math::abs),
+    /** The sign: -1, 0 or 1. */
     SIGN("sign", Domain.ANY, Math::signum),
+    /** {@code e^x}. */
     EXP("exp", Domain.FLOAT, Math::exp),
+    /** The natural logarithm. */
     LOG("log", Domain.FLOAT, Math::log),
+    /** {@code log(1 + x)}. */
     LOG1P("log1p", Domain.FLOAT, Math::log1p),
+    /** {@code sqrt(x)}. */
     SQRT("sqrt", Domain.FLOAT, Math::sqrt),
+    /** {@code 1 / sqrt(x)}. */
     RSQRT("rsqrt", Domain.FLOAT, x -> 1.0 / Math.sqrt(x)),
+    /** {@code sin(x)}. */
     SIN("sin", Domain.FLOAT, Math::sin),
+    /** {@code cos(x)}. */
     COS("cos", Domain.FLOAT, Math::cos),
+    /** {@code tanh(x)}. */
     TANH("tanh", Domain.FLOAT, Math::tanh),
+    /** {@code 1 / (1 + e^-x)}. */
     SIGMOID("sigmoid", Domain.FLOAT, MathFns::sigmoid),
     /** NaN stays NaN; the gradient is 0 where the output is 0, as PyTorch's {@code threshold_backward}. */
     RELU("relu", Domain.ANY, x -> x > 0 ? x : (Double.isNaN(x) ? x : 0.0)),
+    /** {@code x * sigmoid(x)}. */
     SILU("silu", Domain.FLOAT, x -> x * MathFns.sigmoid(x)),
     /** The exact GELU, {@code x * Phi(x)}: its derivative is {@code Phi(x) + x * phi(x)}. */
     GELU("gelu", Domain.FLOAT, MathFns::gelu),
     /** GELU with PyTorch's tanh approximation ({@code approximate="tanh"}). */
     GELU_TANH("gelu", Domain.FLOAT, MathFns::geluTanh),
+    /** {@code x * x}. */
     SQUARE("square", Domain.ANY, x -> x * x),
+    /** {@code 1 / x}. */
     RECIPROCAL("reciprocal", Domain.FLOAT, x -> 1.0 / x),
+    /** The error function. */
     ERF("erf", Domain.FLOAT, MathFns::erf),
     /** {@code F.softplus} with beta 1 and threshold 20: {@code log(1 + e^x)}, and x itself above 20. */
     SOFTPLUS("softplus", Domain.FLOAT, x -> x > 20 ? x : Math.log1p(Math.exp(x))),
+    /** {@code floor(x)}. */
     FLOOR("floor", Domain.ANY, Math::floor),
+    /** Whether x is zero. */
     LOGICAL_NOT("logical_not", Domain.PREDICATE, x -> x == 0.0 ? 1.0 : 0.0),
+    /** Whether x is NaN. */
     ISNAN("isnan", Domain.PREDICATE, x -> Double.isNaN(x) ? 1.0 : 0.0);
 
     /** The types an op takes and gives. */
@@ -58,6 +77,7 @@ public enum UnaryOp {
         this.fn = fn;
     }
 
+    /** The op's value at {@code x} in double. */
     public double apply(double x) {
         return fn.applyAsDouble(x);
     }

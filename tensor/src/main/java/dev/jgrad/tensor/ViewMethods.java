@@ -18,13 +18,16 @@ public interface ViewMethods<T extends ArrayOps<T>> extends ArrayCore<T> {
     /** A view where the layout allows it, else a contiguous copy. */
     T reshape(int... shape);
 
+    /** {@code dim0} and {@code dim1} swapped (a view). */
     T transpose(int dim0, int dim1);
 
+    /** The dims in the order {@code dims} gives (a view). */
     T permute(int... dims);
 
     /** A stride-0 view with larger sizes where this has 1 (or new leading dims); -1 keeps a size. */
     T expand(int... sizes);
 
+    /** A dim of size 1 inserted at {@code dim} (a view). */
     T unsqueeze(int dim);
 
     /** Removes {@code dim} if its size is 1; a no-op otherwise, as in PyTorch. */
@@ -81,30 +84,37 @@ public interface ViewMethods<T extends ArrayOps<T>> extends ArrayCore<T> {
         return transpose(-2, -1);
     }
 
+    /** {@code torch.broadcast_to}: an expand to {@code sizes} (a view, stride 0 along the new dims). */
     default T broadcastTo(int... sizes) {
         return expand(sizes);
     }
 
+    /** {@code other}'s shape by an expand (a view). */
     default T expandAs(T other) {
         return expand(other.shape());
     }
 
+    /** Every dim in one (a view where the layout allows, else a copy). */
     default T flatten() {
         return flatten(0, -1);
     }
 
+    /** Dims {@code startDim} to {@code endDim} (inclusive) in one. */
     default T flatten(int startDim, int endDim) {
         return reshape(Views.flattenedShape(shape(), startDim, endDim));
     }
 
+    /** Dim {@code dim} split into {@code sizes} (one may be -1). */
     default T unflatten(int dim, int... sizes) {
         return view(Views.unflattenedShape(shape(), dim, sizes));
     }
 
+    /** Dim {@code source} moved to position {@code destination}, the others in their order (a view). */
     default T movedim(int source, int destination) {
         return permute(Views.movedimPermutation(dim(), source, destination));
     }
 
+    /** Elements {@code [start, end)} along {@code dim}, step 1 (a view). */
     default T slice(int dim, int start, int end) {
         return slice(dim, start, end, 1);
     }

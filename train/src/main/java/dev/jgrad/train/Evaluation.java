@@ -54,6 +54,7 @@ public final class Evaluation {
         return this;
     }
 
+    /** Estimates of the training loss per series, as {@link #train(double)} for a run of several. */
     public Evaluation train(Map<String, Double> estimateBySeries) {
         this.trainBySeries = Collections.unmodifiableMap(new LinkedHashMap<>(estimateBySeries));
         return this;

@@ -262,6 +262,7 @@ public final class Fit {
         return this;
     }
 
+    /** Replaces a run already in the folder given to {@link #out} (default: refuse it, so a good run is never lost by accident). */
     public Fit overwrite() {
         this.overwrite = true;
         return this;

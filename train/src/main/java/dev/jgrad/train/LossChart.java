@@ -48,6 +48,7 @@ public final class LossChart {
     private record Curve(XYSeries points, int colour, boolean dashed, boolean light) {
     }
 
+    /** The loss curves of {@code metrics} as a chart: each series in its colour, the step losses light with their moving average, the held-out losses dashed. */
     public static JFreeChart chart(Metrics metrics, String title, String subtitle) {
         java.util.Set<String> seriesNames = new java.util.LinkedHashSet<>();
         java.util.Set<String> stepped = new java.util.HashSet<>();
@@ -216,6 +217,7 @@ public final class LossChart {
         return out -> ChartUtils.writeChartAsPNG(out, chart, width, height);
     }
 
+    /** Writes the chart of {@code metrics} as a 960 x 600 PNG, atomically. */
     public static void write(Metrics metrics, String title, String subtitle, Path png) throws IOException {
         AtomicFile.write(png, writer(metrics, title, subtitle));
     }

@@ -15,6 +15,7 @@ import java.util.Set;
 
 /** The logged losses of a run: one row per logged step, written as {@code metrics.csv} with header {@code step,epoch,series,split,loss}. */
 public final class Metrics {
+    /** The first line of metrics.csv. */
     public static final String HEADER = "step,epoch,series,split,loss";
     private static final List<String> COLUMNS = List.of("step", "epoch", "series", "split", "loss");
 
@@ -24,10 +25,12 @@ public final class Metrics {
 
     private final List<Row> rows = new ArrayList<>();
 
+    /** Logs one loss: the step, the period (epoch), the series, the split ("train", "train_step", "val", "test"). */
     public synchronized void add(long step, int epoch, String series, String split, double loss) {
         rows.add(new Row(step, epoch, series, split, loss));
     }
 
+    /** Every logged loss, in the order logged. */
     public synchronized List<Row> rows() {
         return Collections.unmodifiableList(new ArrayList<>(rows));
     }
@@ -52,6 +55,7 @@ public final class Metrics {
         return Double.NaN;
     }
 
+    /** The losses as metrics.csv's text. */
     public synchronized String toCsv() {
         StringBuilder sb = new StringBuilder(HEADER).append('\n');
         for (Row r : rows) {

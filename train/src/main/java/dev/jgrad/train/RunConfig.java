@@ -67,6 +67,7 @@ public final class RunConfig {
                 + " in " + FILE);
     }
 
+    /** The trainer's name ("gpt", "fashion-cnn", or a run's own name). */
     public String trainer() {
         return trainer;
     }
@@ -82,6 +83,7 @@ public final class RunConfig {
         return v == null ? null : v.toString();
     }
 
+    /** The options as config.json's text. */
     public String toJson() {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("trainer", trainer);

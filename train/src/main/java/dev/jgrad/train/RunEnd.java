@@ -84,6 +84,7 @@ public final class RunEnd {
         return this;
     }
 
+    /** A file the run leaves beside its curves, given as its bytes. */
     public RunEnd file(String name, byte[] bytes) {
         return file(name, out -> out.write(bytes));
     }

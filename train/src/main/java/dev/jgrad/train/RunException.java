@@ -8,10 +8,12 @@ package dev.jgrad.train;
 public class RunException extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
+    /** A run that cannot start or go on, with the one line that says why. */
     public RunException(String message) {
         super(message);
     }
 
+    /** A run that cannot start or go on, with the one line that says why and its cause. */
     public RunException(String message, Throwable cause) {
         super(message, cause);
     }

@@ -36,6 +36,7 @@ public final class CharTokenizer {
         return new CharTokenizer(set.stream().mapToInt(Integer::intValue).toArray());
     }
 
+    /** The number of characters in the vocabulary. */
     public int vocabSize() {
         return chars.length;
     }
@@ -55,6 +56,7 @@ public final class CharTokenizer {
         return out;
     }
 
+    /** The text of {@code tokens}. */
     public String decode(long... tokens) {
         StringBuilder sb = new StringBuilder();
         for (long t : tokens) {
@@ -66,6 +68,7 @@ public final class CharTokenizer {
         return sb.toString();
     }
 
+    /** Whether the vocabulary holds the character {@code codePoint}. */
     public boolean contains(int codePoint) {
         return index.containsKey(codePoint);
     }

@@ -19,6 +19,7 @@ public final class DataLoader implements Iterable<List<Tensor>> {
     private final boolean dropLast;
     private final Generator gen;
 
+    /** Batches of {@code batchSize} from {@code dataset}, in an order drawn per epoch from {@code seed} when {@code shuffle}; a short last batch dropped when {@code dropLast}. */
     public DataLoader(Dataset dataset, int batchSize, boolean shuffle, long seed, boolean dropLast) {
         if (batchSize <= 0) {
             throw new IllegalArgumentException("batch_size should be a positive integer value, but got batch_size=" + batchSize);

@@ -32,7 +32,18 @@ public final class Idx {
 
     /** The element types an IDX header can declare, by their type byte. */
     public enum Type {
-        UBYTE(0x08, 1), BYTE(0x09, 1), SHORT(0x0B, 2), INT(0x0C, 4), FLOAT(0x0D, 4), DOUBLE(0x0E, 8);
+        /** Unsigned bytes (0x08): MNIST's pixels and labels. */
+        UBYTE(0x08, 1),
+        /** Signed bytes (0x09). */
+        BYTE(0x09, 1),
+        /** 16-bit integers (0x0B). */
+        SHORT(0x0B, 2),
+        /** 32-bit integers (0x0C). */
+        INT(0x0C, 4),
+        /** 32-bit floats (0x0D). */
+        FLOAT(0x0D, 4),
+        /** 64-bit floats (0x0E). */
+        DOUBLE(0x0E, 8);
 
         final int code;
         final int bytes;
@@ -54,6 +65,7 @@ public final class Idx {
 
     /** The contents of an IDX file: its type, dims and body (big-endian, as in the file). */
     public record Array(Type type, int[] shape, byte[] body) {
+        /** The number of elements. */
         public int count() {
             return body.length / type.bytes;
         }
@@ -81,6 +93,7 @@ public final class Idx {
     private Idx() {
     }
 
+    /** Reads an IDX file, plain or gzip'd; anything that is not a whole IDX file is an {@link IdxFormatException} naming it. */
     public static Array read(Path file) throws IOException {
         if (!Files.exists(file)) {
             throw new NoSuchFileException(file.toString(), null, "no such file");

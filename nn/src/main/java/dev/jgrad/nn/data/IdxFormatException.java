@@ -6,6 +6,7 @@ import java.io.IOException;
 public class IdxFormatException extends IOException {
     private static final long serialVersionUID = 1L;
 
+    /** A file that is not a whole IDX file, with the file and the reason. */
     public IdxFormatException(String message) {
         super(message);
     }

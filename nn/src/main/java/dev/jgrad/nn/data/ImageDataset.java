@@ -21,6 +21,7 @@ public final class ImageDataset implements Dataset {
     private final float mean;
     private final float std;
 
+    /** {@code labels.length} images of {@code height x width} bytes in {@code pixels}, standardised as {@code (x / 255 - mean) / std}. */
     public ImageDataset(byte[] pixels, long[] labels, int height, int width, double mean, double std) {
         if (height <= 0 || width <= 0 || pixels.length != (long) labels.length * height * width) {
             throw new IllegalArgumentException("ImageDataset: " + labels.length + " labels of " + height + "x" + width + " images need "
@@ -71,10 +72,12 @@ public final class ImageDataset implements Dataset {
         return count;
     }
 
+    /** Each image's height. */
     public int height() {
         return height;
     }
 
+    /** Each image's width. */
     public int width() {
         return width;
     }
@@ -88,6 +91,7 @@ public final class ImageDataset implements Dataset {
         return (int) (max + 1);
     }
 
+    /** The label of image {@code i}. */
     public long label(int i) {
         return labels[i];
     }

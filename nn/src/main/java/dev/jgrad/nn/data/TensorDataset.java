@@ -11,6 +11,7 @@ public final class TensorDataset implements Dataset {
     private final List<Tensor> tensors;
     private final int size;
 
+    /** Samples made of the first dim's slices of {@code tensors}, which must share that dim's size. */
     public TensorDataset(Tensor... tensors) {
         if (tensors.length == 0) {
             throw new IllegalArgumentException("TensorDataset needs at least one tensor");

@@ -12,6 +12,7 @@ public class Block extends Layer {
     final LayerNorm ln2;
     final MLP mlp;
 
+    /** A transformer block of {@code c}'s width and heads, its weights drawn from {@code gen}. */
     public Block(GPTConfig c, Generator gen) {
         ln1 = registerModule("ln_1", GPT.layerNorm(c));
         attn = registerModule("attn", new CausalSelfAttention(c, gen));

@@ -21,6 +21,7 @@ public class CausalSelfAttention extends Layer {
     private final int nEmbd;
     private final double dropout;
 
+    /** Causal self-attention of {@code c}'s width and heads, its weights drawn from {@code gen}. */
     public CausalSelfAttention(GPTConfig c, Generator gen) {
         cAttn = registerModule("c_attn", GPT.linear(c.nEmbd(), 3 * c.nEmbd(), c.bias(), 0.02, gen));
         cProj = registerModule("c_proj", GPT.linear(c.nEmbd(), c.nEmbd(), c.bias(), 0.02 / Math.sqrt(2.0 * c.nLayer()), gen));

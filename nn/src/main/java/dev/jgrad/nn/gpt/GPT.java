@@ -42,6 +42,7 @@ public class GPT extends Module {
     final LayerNorm lnF;
     final Linear lmHead;
 
+    /** A GPT of {@code config}, its weights drawn from {@code gen} as nanoGPT initialises them. */
     public GPT(GPTConfig config, Generator gen) {
         this.config = config;
         ModuleDict transformer = registerModule("transformer", new ModuleDict());
@@ -58,6 +59,7 @@ public class GPT extends Module {
         lmHead = registerModule("lm_head", new Linear(wte.weight, null));
     }
 
+    /** The model's configuration. */
     public GPTConfig config() {
         return config;
     }

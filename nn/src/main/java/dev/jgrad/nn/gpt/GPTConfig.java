@@ -5,6 +5,7 @@ package dev.jgrad.nn.gpt;
  * linear layers and layer norms have biases.
  */
 public record GPTConfig(int blockSize, int vocabSize, int nLayer, int nHead, int nEmbd, double dropout, boolean bias) {
+    /** Checks every size (at least 1), the width against the heads and the dropout. */
     public GPTConfig {
         if (blockSize < 1 || vocabSize < 1 || nLayer < 1 || nHead < 1 || nEmbd < 1) {
             throw new IllegalArgumentException("GPTConfig: every size must be at least 1, got block_size=" + blockSize

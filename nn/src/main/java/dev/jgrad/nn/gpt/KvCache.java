@@ -45,6 +45,7 @@ public final class KvCache {
 
     private final Layer[] layers;
 
+    /** An empty cache for {@code batch} sequences of a GPT of {@code c}: every layer's keys and values, up to the block size. */
     public KvCache(GPTConfig c, int batch) {
         layers = new Layer[c.nLayer()];
         for (int i = 0; i < layers.length; i++) {

@@ -12,6 +12,7 @@ public class MLP extends Layer {
     final Linear cProj;
     private final Dropout dropout;
 
+    /** The block's feed-forward part of {@code c}'s width, its weights drawn from {@code gen}. */
     public MLP(GPTConfig c, Generator gen) {
         cFc = registerModule("c_fc", GPT.linear(c.nEmbd(), 4 * c.nEmbd(), c.bias(), 0.02, gen));
         cProj = registerModule("c_proj", GPT.linear(4 * c.nEmbd(), c.nEmbd(), c.bias(), 0.02 / Math.sqrt(2.0 * c.nLayer()), gen));

@@ -26,6 +26,7 @@ public final class AtomicFile {
     /** Writes the content of the target file to a stream. */
     @FunctionalInterface
     public interface Writer {
+        /** Writes the file's content to {@code out}. */
         void write(OutputStream out) throws IOException;
     }
 
@@ -119,10 +120,12 @@ public final class AtomicFile {
         return m == null || m.isBlank() ? e.getClass().getSimpleName() : m;
     }
 
+    /** Replaces {@code target} with {@code bytes}, atomically: a reader sees the old file or the new one, never part of one. */
     public static void write(Path target, byte[] bytes) throws IOException {
         write(target, out -> out.write(bytes));
     }
 
+    /** Replaces {@code target} with {@code text} in UTF-8, atomically. */
     public static void writeString(Path target, String text) throws IOException {
         write(target, text.getBytes(StandardCharsets.UTF_8));
     }

@@ -52,14 +52,17 @@ public final class AtomicFileSet {
         return this;
     }
 
+    /** Adds the file {@code name} holding {@code bytes}. */
     public AtomicFileSet add(String name, byte[] bytes) {
         return add(name, out -> out.write(bytes));
     }
 
+    /** Adds the file {@code name} holding {@code text} in UTF-8. */
     public AtomicFileSet addString(String name, String text) {
         return add(name, text.getBytes(StandardCharsets.UTF_8));
     }
 
+    /** Whether the set holds no file yet. */
     public boolean isEmpty() {
         return files.isEmpty();
     }

@@ -6,10 +6,12 @@ import java.io.IOException;
 public class CheckpointException extends IOException {
     private static final long serialVersionUID = 1L;
 
+    /** A checkpoint that cannot be read or does not fit, with the reason. */
     public CheckpointException(String message) {
         super(message);
     }
 
+    /** A checkpoint that cannot be read or does not fit, with the reason and its cause. */
     public CheckpointException(String message, Throwable cause) {
         super(message, cause);
     }

@@ -56,6 +56,7 @@ public final class Safetensors {
         }
     }
 
+    /** Writes {@code tensors} (in their order) with {@code metadata} as a safetensors file, replacing {@code path} atomically. */
     public static void save(Path path, Map<String, Tensor> tensors, Map<String, String> metadata) throws IOException {
         AtomicFile.write(path, encode(tensors, metadata));
     }
@@ -121,6 +122,7 @@ public final class Safetensors {
     /** The largest file read: one Java array. */
     static final long MAX_FILE = Integer.MAX_VALUE - 8;
 
+    /** Reads a safetensors file whole: its tensors by name and its metadata, every header entry checked against the file. */
     public static Contents load(Path path) throws CheckpointException {
         byte[] bytes;
         try {

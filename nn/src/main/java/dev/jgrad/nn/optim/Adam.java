@@ -24,14 +24,17 @@ public class Adam extends Optimizer {
     /** Per parameter, its group's weight decay; null when one decay holds for all. */
     private double[] decayOf;
 
+    /** Adam with PyTorch's defaults: betas (0.9, 0.999), eps 1e-8, no weight decay. */
     public Adam(List<Parameter> params, double lr) {
         this(params, lr, 0.9, 0.999, 1e-8, 0);
     }
 
+    /** {@code torch.optim.Adam}: {@code weightDecay} adds {@code weightDecay * p} to the gradient (L2), as PyTorch's Adam does. */
     public Adam(List<Parameter> params, double lr, double beta1, double beta2, double eps, double weightDecay) {
         this(params, lr, beta1, beta2, eps, weightDecay, false);
     }
 
+    /** Adam, or with {@code decoupled} AdamW's update, which decays the weights apart from the gradient. */
     protected Adam(List<Parameter> params, double lr, double beta1, double beta2, double eps, double weightDecay, boolean decoupled) {
         super(params, lr);
         if (beta1 < 0 || beta1 >= 1 || beta2 < 0 || beta2 >= 1) {

@@ -12,6 +12,7 @@ public class LrScheduler {
     private final LongToDoubleFunction factor;
     private long t;
 
+    /** A schedule whose rate after t steps is the optimizer's rate now times {@code factor(t)}; sets the rate for t = 0. */
     public LrScheduler(Optimizer optimizer, LongToDoubleFunction factor) {
         this.optimizer = optimizer;
         this.baseLr = optimizer.lr();
@@ -75,6 +76,7 @@ public class LrScheduler {
         });
     }
 
+    /** Advances the schedule by one and sets the optimizer's rate. */
     public void step() {
         t++;
         optimizer.setLr(baseLr * factor.applyAsDouble(t));
@@ -92,10 +94,12 @@ public class LrScheduler {
         optimizer.setLr(baseLr * factor.applyAsDouble(t));
     }
 
+    /** The calls of {@link #step()} so far (PyTorch's {@code last_epoch}). */
     public long lastEpoch() {
         return t;
     }
 
+    /** The optimizer's rate now. */
     public double lastLr() {
         return optimizer.lr();
     }

@@ -19,12 +19,16 @@ import java.util.Map;
  * Updates run with recording off and write into the parameters' data in place.
  */
 public abstract class Optimizer {
+    /** The parameters updated, in order. */
     protected final List<Parameter> params;
+    /** The learning rate (of every group). */
     protected double lr;
     /** Per parameter (by position), named state tensors: "momentum_buffer", "exp_avg", ... */
     protected final List<Map<String, Tensor>> state = new ArrayList<>();
+    /** The steps made. */
     protected long steps;
 
+    /** An optimizer of {@code params} at rate {@code lr} (refused when not finite and 0 or more). */
     protected Optimizer(List<Parameter> params, double lr) {
         if (params.isEmpty()) {
             throw new IllegalArgumentException("optimizer got an empty parameter list");
@@ -104,10 +108,12 @@ public abstract class Optimizer {
         return true;
     }
 
+    /** The learning rate. */
     public double lr() {
         return lr;
     }
 
+    /** Sets the learning rate (a finite number, 0 or more). */
     public void setLr(double lr) {
         this.lr = checkedLr(lr);
     }
@@ -119,6 +125,7 @@ public abstract class Optimizer {
         return lr;
     }
 
+    /** The parameters updated, in order. */
     public List<Parameter> params() {
         return params;
     }
@@ -137,6 +144,7 @@ public abstract class Optimizer {
         return out;
     }
 
+    /** The hyperparameters, the kind of optimizer, the rate, the step count and the parameter count, as strings for a checkpoint's metadata. */
     public Map<String, String> stateMetadata() {
         Map<String, String> meta = new LinkedHashMap<>(hyperparameters());
         meta.put("optimizer", getClass().getSimpleName());

@@ -13,6 +13,7 @@ import java.util.Map;
  * more dims (linear layers, embeddings) decay, biases and norm gains do not.
  */
 public record ParamGroup(List<Parameter> params, double weightDecay) {
+    /** Copies the list and checks the decay: finite, 0 or more. */
     public ParamGroup {
         if (!(weightDecay >= 0) || Double.isInfinite(weightDecay)) {
             throw new IllegalArgumentException("Invalid weight_decay: " + weightDecay);

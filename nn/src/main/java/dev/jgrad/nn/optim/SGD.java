@@ -18,10 +18,12 @@ public class SGD extends Optimizer {
     private final boolean nesterov;
     private final double weightDecay;
 
+    /** Plain SGD: {@code p -= lr * grad}. */
     public SGD(List<Parameter> params, double lr) {
         this(params, lr, 0, 0, false, 0);
     }
 
+    /** {@code torch.optim.SGD} with momentum, dampening, Nesterov and weight decay. */
     public SGD(List<Parameter> params, double lr, double momentum, double dampening, boolean nesterov, double weightDecay) {
         super(params, lr);
         if (momentum < 0 || weightDecay < 0) {

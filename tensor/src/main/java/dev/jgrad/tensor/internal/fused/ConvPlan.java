@@ -40,6 +40,7 @@ public record ConvPlan(int chunks, int weightParts, Columns columns, Samples sam
 
     /** How the weight's gradient is summed. */
     public enum WeightGradient {
+        /** Not asked for. */
         NONE,
         /** Per sample: the output gradient's block times the sample's columns. */
         PER_SAMPLE,
@@ -51,6 +52,7 @@ public record ConvPlan(int chunks, int weightParts, Columns columns, Samples sam
 
     /** How the input's gradient is made from W^T and the chunk's output gradient. */
     public enum InputGradient {
+        /** Not asked for. */
         NONE,
         /** W^T packed once for every chunk. */
         PACKED_WEIGHT,
@@ -60,6 +62,7 @@ public record ConvPlan(int chunks, int weightParts, Columns columns, Samples sam
 
     /** How the column gradients are added back into the input's gradient. */
     public enum Col2im {
+        /** Not asked for. */
         NONE,
         /** Each input row written once as a vector: the sum of the column rows that read it, shifted into place. */
         VECTOR_ROWS,

@@ -38,6 +38,7 @@ public final class FusedMaxPool2d {
     public record Window(int[] kernel, int[] stride, int[] padding, int[] dilation, int outH, int outW) {
     }
 
+    /** Max pooling of {@code x (..., H, W)} over {@code win}: the output and each window's position of its maximum, for the backward. */
     public static Pooled maxPool2d(Tensor x, Window win) {
         if (x.dim() < 2 || (x.dtype() != DType.FLOAT32 && x.dtype() != DType.FLOAT64)) {
             throw new IllegalArgumentException("max_pool2d: needs a float32 or float64 input with at least 2 dims, got "

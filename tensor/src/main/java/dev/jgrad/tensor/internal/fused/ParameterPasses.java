@@ -29,6 +29,7 @@ public final class ParameterPasses {
     /** Work on tensor i's elements [from, to). */
     @FunctionalInterface
     public interface Piece {
+        /** Processes elements {@code [from, to)} of parameter {@code i}. */
         void run(int i, int from, int to);
     }
 
