@@ -45,9 +45,19 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(names = "--verbose", description = "show JMH's own output")
     boolean verbose;
 
+    @Option(names = "--peak", description = "measure this processor's limits instead: its FMA peak (GFLOP/s) and memory bandwidth"
+            + " (STREAM triad, GB/s), on one core and on all")
+    boolean peak;
+
     @Override
     public Integer call() throws Exception {
         int cores = Runtime.getRuntime().availableProcessors();
+        if (peak) {
+            System.err.println("jgrad bench --peak: " + dev.jgrad.tensor.Backend.processor() + "; about half a minute");
+            Map<String, Double> limits = Peak.measure(cores);
+            limits.forEach((k, v) -> System.out.printf(Locale.ROOT, "%-48s %12.1f%n", k, v));
+            return writeJson(new java.util.LinkedHashMap<>(limits));
+        }
         List<Integer> counts = threads == null ? (cores == 1 ? List.of(1) : List.of(1, cores)) : List.copyOf(new java.util.LinkedHashSet<>(threads));
         for (int t : counts) {
             if (t < 1 || t > dev.jgrad.tensor.Backend.maxThreads()) {
@@ -70,6 +80,11 @@ public final class BenchCommand implements Callable<Integer> {
                 System.out.printf(Locale.ROOT, "%-48s %12.4f  (%s thread(s))%n", e.getKey(), (Double) e.getValue(), bestThreads.get(e.getKey()));
             }
         }
+        return writeJson(results);
+    }
+
+    /** Writes {@code results} to {@code --json FILE} where one was given: 0, or 2 where it cannot be written. */
+    private int writeJson(Map<String, Object> results) {
         if (json != null) {
             try {
                 AtomicFile.writeString(json, Json.writePretty(results));

@@ -37,10 +37,10 @@ final class Elementwise {
             // The common case of a training step, without the broadcasting machinery.
             Tensor r = Tensor.empty(DType.FLOAT32, a.shape);
             int n = r.numel();
-            if (n < Tuning.PARALLEL_MIN) {
+            if (n < Tuning.parallelMin()) {
                 ElementwiseLoops.binaryF(op, a.storage.f(), a.offset, 1, b.storage.f(), b.offset, 1, r.storage.f(), 0, 1, n);
             } else {
-                Parallel.forRange(n, Tuning.PARALLEL_MIN / 2, (lo, hi) ->
+                Parallel.forRange(n, Tuning.parallelMin() / 2, (lo, hi) ->
                         ElementwiseLoops.binaryF(op, a.storage.f(), a.offset + lo, 1, b.storage.f(), b.offset + lo, 1, r.storage.f(), lo, 1, hi - lo));
             }
             return r;
@@ -148,7 +148,7 @@ final class Elementwise {
 
     /** {@code r = op(x)}, x of r's type and shape; r may be strided. */
     static void runUnary(UnaryOp op, Tensor x, Tensor r) {
-        if (x.storage.dtype == DType.FLOAT32 && x.isContiguous() && r.isContiguous() && r.numel() < Tuning.PARALLEL_MIN) {
+        if (x.storage.dtype == DType.FLOAT32 && x.isContiguous() && r.isContiguous() && r.numel() < Tuning.parallelMin()) {
             ElementwiseLoops.unaryF(op, x.storage.f(), x.offset, 1, r.storage.f(), r.offset, 1, r.numel());
             return;
         }
@@ -276,7 +276,7 @@ final class Elementwise {
             Tensor r = Tensor.empty(DType.FLOAT32, g.shape);
             int n = g.numel();
             // Split in whole vectors across the threads: the pass is bound by memory, which two cores read faster.
-            int chunks = Math.max(1, Math.min(Parallel.threads(), (int) (n / Tuning.PARALLEL_MIN)));
+            int chunks = Math.max(1, Math.min(Parallel.threads(), (int) (n / Tuning.parallelMin())));
             Parallel.forRange(chunks, 1, (lo, hi) -> {
                 int from = (int) ((long) n * lo / chunks) / 64 * 64;
                 int to = hi == chunks ? n : (int) ((long) n * hi / chunks) / 64 * 64;
@@ -296,7 +296,7 @@ final class Elementwise {
                 && java.util.Arrays.equals(g.shape, x.shape)) {
             Tensor r = Tensor.empty(DType.FLOAT32, g.shape);
             int n = g.numel();
-            int chunks = Math.max(1, Math.min(Parallel.threads(), (int) (n / Tuning.PARALLEL_MIN)));
+            int chunks = Math.max(1, Math.min(Parallel.threads(), (int) (n / Tuning.parallelMin())));
             Parallel.forRange(chunks, 1, (lo, hi) -> {
                 int from = (int) ((long) n * lo / chunks) / 64 * 64;
                 int to = hi == chunks ? n : (int) ((long) n * hi / chunks) / 64 * 64;

@@ -122,7 +122,7 @@ final class Iter {
     }
 
     /**
-     * {@link #forEachRow} split across threads when there are at least {@link Tuning#PARALLEL_MIN} elements. The
+     * {@link #forEachRow} split across threads when there are at least {@link Tuning#parallelMin()} elements. The
      * row kernel must only write the elements of its own rows (every elementwise kernel does).
      */
     void forEachRowParallel(int[] base, Row row) {
@@ -132,7 +132,7 @@ final class Iter {
     /** As {@link #forEachRowParallel(int[], Row)}, where each index stands for {@code work} elements (a softmax row, a reduced run). */
     void forEachRowParallel(int[] base, int work, Row row) {
         long total = (long) numel * Math.max(1, work);
-        if (total < Tuning.PARALLEL_MIN || Parallel.threads() == 1) {
+        if (total < Tuning.parallelMin() || Parallel.threads() == 1) {
             forEachRow(base, row);
             return;
         }
@@ -140,7 +140,7 @@ final class Iter {
         int nd = shape.length;
         int k = base.length;
         if (nd == 1) {
-            Parallel.forRange(shape[0], Math.max(1, Tuning.PARALLEL_MIN / 2 / perIndex), (lo, hi) -> {
+            Parallel.forRange(shape[0], Math.max(1, Tuning.parallelMin() / 2 / perIndex), (lo, hi) -> {
                 int[] off = new int[k];
                 for (int o = 0; o < k; o++) {
                     off[o] = base[o] + lo * strides[o][0];
@@ -151,7 +151,7 @@ final class Iter {
         }
         int inner = shape[nd - 1];
         int rows = numel / inner;
-        Parallel.forRange(rows, Math.max(1, Tuning.PARALLEL_MIN / 2 / Math.max(1, inner * perIndex)), (lo, hi) -> forEachRow(base, row, lo, hi));
+        Parallel.forRange(rows, Math.max(1, Tuning.parallelMin() / 2 / Math.max(1, inner * perIndex)), (lo, hi) -> forEachRow(base, row, lo, hi));
     }
 
     /**
@@ -161,11 +161,11 @@ final class Iter {
     void forEachBlockParallel(int[] base, Block block) {
         int inner = shape[shape.length - 1];
         int rows = inner == 0 ? 0 : numel / inner;
-        if (numel < Tuning.PARALLEL_MIN || Parallel.threads() == 1) {
+        if (numel < Tuning.parallelMin() || Parallel.threads() == 1) {
             forEachBlock(base, block, 0, rows);
             return;
         }
-        Parallel.forRange(rows, Math.max(1, Tuning.PARALLEL_MIN / 2 / Math.max(1, inner)), (lo, hi) -> forEachBlock(base, block, lo, hi));
+        Parallel.forRange(rows, Math.max(1, Tuning.parallelMin() / 2 / Math.max(1, inner)), (lo, hi) -> forEachBlock(base, block, lo, hi));
     }
 
     /** Runs {@code block} over rows [from, to), in runs that stop where the second-innermost index wraps. */

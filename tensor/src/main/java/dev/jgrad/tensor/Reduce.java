@@ -195,7 +195,7 @@ final class Reduce {
         boolean exactLong = (op == Op.SUM || op == Op.PROD) && !in.isFloating();
         // Only the gather path needs a buffer: a full sum of a large tensor would otherwise zero 8 bytes per element first.
         // Only the float32 run path is split across threads: the gather path shares one buffer.
-        if (fastFloat && (long) plan.count * r.numel() >= Tuning.PARALLEL_MIN) {
+        if (fastFloat && (long) plan.count * r.numel() >= Tuning.parallelMin()) {
             parallelRuns(op, x, plan, r, it);
             return keepdim ? r.view(reducedShape(x.shape, red, true)) : r;
         }

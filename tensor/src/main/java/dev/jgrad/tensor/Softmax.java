@@ -28,7 +28,7 @@ final class Softmax {
         int len = x.shape[d];
         // In a memory scope the result's array is recycled, not zeroed: nothing to overlap, so no second pass.
         if (d == n - 1 && x.dtype() == DType.FLOAT32 && x.isContiguous() && len >= 16
-                && x.numel() >= Tuning.PARALLEL_MIN && Parallel.threads() > 1 && !Memory.inScope()) {
+                && x.numel() >= Tuning.parallelMin() && Parallel.threads() > 1 && !Memory.inScope()) {
             return softmaxRowsOverlapped(x, len, log);
         }
         Tensor r = Tensor.empty(x.dtype(), x.shape);
@@ -112,7 +112,7 @@ final class Softmax {
             }
         });
         float[] o = result[0].storage.f();
-        Parallel.forRange(rows, Math.max(1, Tuning.PARALLEL_MIN / 2 / len), (lo, hi) -> {
+        Parallel.forRange(rows, Math.max(1, Tuning.parallelMin() / 2 / len), (lo, hi) -> {
             for (int i = lo; i < hi; i++) {
                 if (log) {
                     Kernels.SOFTMAX.addScalar(a, base + i * len, o, i * len, len, -(rowMax[i] + Math.log(rowSum[i])));

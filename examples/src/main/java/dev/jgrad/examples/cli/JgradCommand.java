@@ -12,7 +12,7 @@ import java.util.concurrent.Callable;
 /** {@code jgrad}: the top-level command; it only dispatches to its subcommands. */
 @Command(name = "jgrad", mixinStandardHelpOptions = true, versionProvider = JgradCommand.Version.class,
         description = "Train small models with jgrad, chart their loss, and check jgrad against PyTorch.",
-        subcommands = {dev.jgrad.examples.train.TrainCommand.class, SampleCommand.class, PlotCommand.class, ConformanceCommand.class,
+        subcommands = {dev.jgrad.examples.train.TrainCommand.class, SampleCommand.class, PlotCommand.class, ConformanceCommand.class, TuneCommand.class,
             CommandLine.HelpCommand.class},
         footer = {"", "./jgrad bench runs the JMH benchmarks of the workloads W1-W13 from their own jar (bench/target/jgrad-bench.jar)."})
 public final class JgradCommand implements Callable<Integer> {
@@ -21,7 +21,8 @@ public final class JgradCommand implements Callable<Integer> {
         @Override
         public String[] getVersion() {
             return new String[] {"jgrad 0.1.0", "kernels: " + Backend.kernels() + ", " + Backend.threads() + " thread(s)",
-                "Java " + System.getProperty("java.version") + " (" + System.getProperty("java.vm.name") + ")"};
+                "processor: " + Backend.processor(), "tuning: " + Backend.tuning(),
+                "Java " + System.getProperty("java.version") + " (" + System.getProperty("java.vm.name") + ", " + System.getProperty("java.home") + ")"};
         }
     }
 

@@ -46,6 +46,7 @@ public final class TrainCommand implements Callable<Integer> {
             }
             options.command = this;
             options.notTaken = notTaken();
+            tuneOnFirstUse();
             train();
             if (Interrupt.requested()) {
                 java.nio.file.Path dir = Interrupt.runDir() != null ? Interrupt.runDir() : options.out();
@@ -57,6 +58,22 @@ public final class TrainCommand implements Callable<Integer> {
         }
 
         abstract void train();
+
+        /**
+         * The first training run on a processor measures its tuning first (a few seconds, said in a line), where the
+         * launcher asks for it ({@code -Djgrad.autotune=true}); programs and tests that run the trainers never do.
+         */
+        private void tuneOnFirstUse() {
+            if (!Boolean.getBoolean("jgrad.autotune") || Backend.tuned()) {
+                return;
+            }
+            System.err.println("jgrad: first run on this processor: measuring its tuning once (./jgrad tune measures again)");
+            try {
+                Backend.tune(new java.io.PrintStream(java.io.OutputStream.nullOutputStream()));
+            } catch (java.io.IOException e) {
+                System.err.println("jgrad: could not keep the tuning (" + e.getMessage() + "); it is used in this run only");
+            }
+        }
 
         /** The shared options this trainer does not take: they are not offered in its --help nor kept in its config.json. */
         java.util.Set<String> notTaken() {

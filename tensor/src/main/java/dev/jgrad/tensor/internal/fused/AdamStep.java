@@ -88,14 +88,14 @@ public final class AdamStep {
             float[] ga = floats(gc);
             float[] ma = floats(mc);
             float[] va = floats(vc);
-            Parallel.forRange(p.numel(), Tuning.PARALLEL_MIN, (lo, hi) -> Kernels.OPTIMIZER.adam(pa, po + lo, ga, go + lo, ma, mo + lo,
+            Parallel.forRange(p.numel(), Tuning.parallelMin(), (lo, hi) -> Kernels.OPTIMIZER.adam(pa, po + lo, ga, go + lo, ma, mo + lo,
                     va, vo + lo, hi - lo, (float) b1, (float) b2, (float) l2, (float) stepSize, (float) bc2Sqrt, (float) eps));
         } else {
             double[] pa = doubles(pc);
             double[] ga = doubles(gc);
             double[] ma = doubles(mc);
             double[] va = doubles(vc);
-            Parallel.forRange(p.numel(), Tuning.PARALLEL_MIN, (lo, hi) -> Kernels.OPTIMIZER.adam(pa, po + lo, ga, go + lo, ma, mo + lo,
+            Parallel.forRange(p.numel(), Tuning.parallelMin(), (lo, hi) -> Kernels.OPTIMIZER.adam(pa, po + lo, ga, go + lo, ma, mo + lo,
                     va, vo + lo, hi - lo, b1, b2, l2, stepSize, bc2Sqrt, eps));
         }
         for (Tensor[] pair : new Tensor[][] {{p, pc}, {m, mc}, {v, vc}}) {

@@ -131,6 +131,6 @@ public final class FusedLayerNorm {
 
     /** Rows per thread at the least: enough elements to pay for waking a thread. */
     private static int grain(int c) {
-        return Math.max(1, Tuning.PARALLEL_MIN / Math.max(1, 4 * c));
+        return Math.max(1, Tuning.parallelMin() / Math.max(1, 4 * c));
     }
 }

@@ -49,7 +49,7 @@ public final class MaskedSoftmax {
         float[] a = floats(in);
         float[] o = floats(out);
         float sc = (float) scale;
-        Parallel.forRange(rows, Math.max(1, Tuning.PARALLEL_MIN / Math.max(1, len)), (lo, hi) -> {
+        Parallel.forRange(rows, Math.max(1, Tuning.parallelMin() / Math.max(1, len)), (lo, hi) -> {
             boolean[] mb = m == null ? null : bools(m);
             int ms = m == null ? 0 : strides(m)[m.dim() - 1];
             for (int r = lo; r < hi; r++) {
@@ -77,7 +77,7 @@ public final class MaskedSoftmax {
         float[] ys = floats(y);
         float[] d = floats(dx);
         float sc = (float) scale;
-        Parallel.forRange(rows, Math.max(1, Tuning.PARALLEL_MIN / Math.max(1, len)), (lo, hi) -> {
+        Parallel.forRange(rows, Math.max(1, Tuning.parallelMin() / Math.max(1, len)), (lo, hi) -> {
             for (int r = lo; r < hi; r++) {
                 int row = r * len;
                 Kernels.SOFTMAX.gradient(gs, row, ys, row, sc, d, row, len);

@@ -52,7 +52,7 @@ public final class ParameterPasses {
         for (int n : sizes) {
             total += n;
         }
-        int parts = total < Tuning.PARALLEL_MIN ? 1 : Parallel.threads();
+        int parts = total < Tuning.parallelMin() ? 1 : Parallel.threads();
         Parallel.forRange(parts, 1, (lo, hi) -> {
             for (int part = lo; part < hi; part++) {
                 for (int i = 0; i < sizes.length; i++) {

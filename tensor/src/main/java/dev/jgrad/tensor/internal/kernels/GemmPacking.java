@@ -138,6 +138,10 @@ final class GemmPacking {
                 VectorTranspose.lines(b, bo + (jc + 16) * bcs, bcs, 16, kc, bp, idx + 16, nr);
             } else if (brs == 1 && bcs > 1) {
                 packBColumns(b, bo + jc * bcs, bcs, cols, kc, nr, bp, idx);
+            } else if (bcs == 1 && cols == nr && LANES > 0 && nr % LANES == 0) {
+                // A row-major B: nr contiguous floats per k, copied in whole vectors (a call of arraycopy per 32 floats
+                // cost more than the copy).
+                VectorRows.copyRows(b, bo + jc, brs, bp, idx, nr, kc, nr);
             } else if (bcs == 1 && cols == nr) {
                 packBRows(b, bo + jc, brs, kc, nr, bp, idx);
             } else {

@@ -31,10 +31,10 @@ enum GemmPlan {
         if (k == 0) {
             return EMPTY;
         }
-        if (k <= PackedGemm.KC && bcs == 1 && (long) k * p <= Tuning.DIRECT_MAX_B) {
+        if (k <= PackedGemm.MAX_PANEL && bcs == 1 && (long) k * p <= Tuning.DIRECT_MAX_B) {
             return DIRECT;
         }
-        if (bcs == 1 && k <= PackedGemm.KC && (long) n * k <= Tuning.WIDE_MAX_A && p >= Tuning.WIDE_MIN_RATIO * n) {
+        if (bcs == 1 && k <= PackedGemm.MAX_PANEL && (long) n * k <= Tuning.WIDE_MAX_A && p >= Tuning.WIDE_MIN_RATIO * n) {
             return WIDE;
         }
         if (k >= Tuning.SPLIT_K_MIN && k >= 4L * Math.max(n, p) && flops >= Tuning.PARALLEL_FLOPS

@@ -4,14 +4,19 @@ package dev.jgrad.tensor.internal.kernels;
  * The blocked matrix product for float32 ({@code C += A B}, or {@code C = A B} with {@code overwrite}: C's old
  * values are then never read, so a new result needs no zeroing first), in the GotoBLAS layout: for each panel of
  * {@link #KC} rows of B, B is packed once into slivers of {@code nr} columns; then each block of
- * {@link #MC} rows of A is packed into slivers of {@code mr} rows and multiplied sliver by sliver by the
+ * {@link Tuning#gemmRowBlock} rows of A is packed into slivers of {@code mr} rows and multiplied sliver by sliver by the
  * {@link MicroKernel}. A B sliver (kc x nr) stays in L1 while A slivers stream past it; the A block stays
  * in L2. Row blocks and column chunks are shared among the threads of {@link Parallel}; each writes its own
  * part of C, so the result does not depend on the thread count. The packing itself is {@link GemmPacking}'s.
  */
 public final class PackedGemm {
-    public static final int KC = 512;
-    static final int MC = 96;
+    /** The rows of B packed per panel: as many as keep a sliver of B in two thirds of a core's L1 ({@link #kcFor}). */
+    public static final int KC = kcFor(Processor.CURRENT.l1dBytes(), Kernels.GEMM.nr());
+    /**
+     * The deepest k multiplied in one pass by the paths that do not cut k into panels (B read in place, the wide product,
+     * a packed A): they hold a k of up to this in one panel whatever the L1, so their bits do not depend on the processor.
+     */
+    public static final int MAX_PANEL = 512;
     /**
      * Each thread's packing buffers, grown as needed and kept, since a training step multiplies the same shapes again.
      * Packed B lives in the calling thread's buffer and workers only read it while the call lasts; each worker packs A
@@ -21,6 +26,19 @@ public final class PackedGemm {
     private static final ThreadBuffer B_BUFFER = new ThreadBuffer();
 
     private PackedGemm() {
+    }
+
+    /**
+     * The panel depth for a core with {@code l1d} bytes of L1 and slivers of {@code nr} columns: a sliver of B,
+     * {@code kc x nr} floats, is what each A sliver of a row block reads again, so it must stay in L1 beside the A sliver
+     * streaming past: two thirds of L1, in steps of 64 rows, from 128 to 512 (48 KB and 32 columns: 256, which ran a
+     * 1024 product at 167 GFLOP/s on a core where 512, a sliver of 64 KB, ran it at 148). The depth decides where a
+     * product's sum over k is cut into the panels added into C, so it is derived from the processor and never measured:
+     * on one machine the same product gives the same bits whatever the tuning.
+     */
+    static int kcFor(int l1d, int nr) {
+        int kc = (int) (2L * l1d / 3 / (4L * nr)) / 64 * 64;
+        return Math.max(128, Math.min(512, kc));
     }
 
     static void sgemm(MicroKernel kernel, int n, int k, int p, float[] a, int ao, int ars, int acs, float[] b, int bo, int brs, int bcs,
@@ -139,7 +157,7 @@ public final class PackedGemm {
         // Row blocks of whole mr-row slivers, at most MC rows each, their count a multiple of the threads
         // and their sizes within one sliver of each other, so that the threads finish together.
         int rowSlivers = (n + mr - 1) / mr;
-        int rowBlocks = Math.max(1, (rowSlivers * mr + MC - 1) / MC);
+        int rowBlocks = Math.max(1, (rowSlivers * mr + Tuning.gemmRowBlock() - 1) / Tuning.gemmRowBlock());
         rowBlocks = Math.min(rowSlivers, (rowBlocks + threads - 1) / threads * threads);
         // Enough tasks to keep every thread busy: split the columns when there are few row blocks (each task packs its
         // rows of A, so on one thread the columns stay whole and A is packed once).
@@ -286,7 +304,7 @@ public final class PackedGemm {
 
     /**
      * An A packed once for many products with different Bs on one thread (a convolution's weight, multiplied by
-     * chunk after chunk of columns): slivers of mr rows per panel of {@link #KC} columns, {@code [panel][sliver][k][r]}.
+     * chunk after chunk of columns): slivers of mr rows per panel of {@link #MAX_PANEL} columns, {@code [panel][sliver][k][r]}.
      */
     public static final class PackedA {
         public final MicroKernel kernel;
@@ -312,22 +330,22 @@ public final class PackedGemm {
         int mr = kernel.mr();
         float[] ap = new float[((n + mr - 1) / mr) * mr * k];
         PackedA packed = new PackedA(kernel, n, k, ap);
-        for (int pc = 0; pc < k; pc += KC) {
-            GemmPacking.packA(a, ao + pc * acs, ars, acs, n, Math.min(KC, k - pc), mr, ap, packed.panel(pc));
+        for (int pc = 0; pc < k; pc += MAX_PANEL) {
+            GemmPacking.packA(a, ao + pc * acs, ars, acs, n, Math.min(MAX_PANEL, k - pc), mr, ap, packed.panel(pc));
         }
         return packed;
     }
 
     /**
-     * {@code C (+)= A B} for a packed A of at most {@link #KC} columns and a B its caller packed as {@link GemmPacking#packB} would
+     * {@code C (+)= A B} for a packed A of at most {@link #MAX_PANEL} columns and a B its caller packed as {@link GemmPacking#packB} would
      * ({@code [sliver][k][nr]}, a convolution's columns gathered straight from its input), on the calling thread.
      */
     public static void sgemmPackedB(PackedA a, boolean overwrite, int p, float[] bp, float[] c, int co, int crs) {
         if (nothingToMultiply(a, overwrite, p, c, co, crs)) {
             return;
         }
-        if (a.k > KC) {
-            throw new IllegalArgumentException("sgemmPackedB: k " + a.k + " is more than a panel (" + KC + ")");
+        if (a.k > MAX_PANEL) {
+            throw new IllegalArgumentException("sgemmPackedB: k " + a.k + " is more than a panel (" + MAX_PANEL + ")");
         }
         for (int s = 0; s < (p + a.kernel.nr() - 1) / a.kernel.nr(); s++) {
             sliver(a, 0, a.k, bp, s * a.kernel.nr() * a.k, a.kernel.nr(), s, p, c, co, crs, overwrite);
@@ -366,11 +384,11 @@ public final class PackedGemm {
         int nr = a.kernel.nr();
         int k = a.k;
         int slivers = (p + nr - 1) / nr;
-        boolean inPlace = bcs == 1 && k <= KC && (long) k * p <= Tuning.DIRECT_MAX_B;
+        boolean inPlace = bcs == 1 && k <= MAX_PANEL && (long) k * p <= Tuning.DIRECT_MAX_B;
         float[] be = inPlace ? edgeSliver(b, bo, brs, k, p, nr) : null;
-        float[] bp = inPlace ? null : B_BUFFER.get(slivers * nr * Math.min(k, KC));
-        for (int pc = 0; pc < k; pc += KC) {
-            int kc = Math.min(KC, k - pc);
+        float[] bp = inPlace ? null : B_BUFFER.get(slivers * nr * Math.min(k, MAX_PANEL));
+        for (int pc = 0; pc < k; pc += MAX_PANEL) {
+            int kc = Math.min(MAX_PANEL, k - pc);
             if (!inPlace) {
                 GemmPacking.packB(b, bo + pc * brs, brs, bcs, kc, p, nr, bp);
             }

@@ -2,17 +2,65 @@ package dev.jgrad.tensor.internal.kernels;
 
 /**
  * The thresholds that choose between kernel paths or decide when work is split across threads, in one place, each
- * with its reason. Constants that define one algorithm (a micro-kernel's tile, the product's KC x MC blocks, slack
+ * with its reason. Constants that define one algorithm (a micro-kernel's tile, the product's panel depth, slack
  * around buffers) stay with that algorithm. The reasons were measured; the commit messages hold the figures.
+ *
+ * <p>Two choices depend on the processor in ways its caches and width do not tell, so they are measured on it
+ * ({@link Tuner}, {@code jgrad tune}) and kept in a tuning file ({@link TuningFile}): the rows of A per block of the
+ * matrix product, and the size from which an op is split across threads. Neither changes a result's bits: a block of
+ * rows or a thread's share of elements is computed the same way whoever computes it.
  */
 public final class Tuning {
     private Tuning() {
     }
 
+    /** The measured choices in use: the tuning file's, or {@link Choices#DEFAULT}. */
+    private static volatile Choices choices = TuningFile.loadForThisProcessor();
+
+    /**
+     * The choices measured on a processor.
+     *
+     * @param gemmRowBlock the rows of A a block of the matrix product packs and multiplies (the threads' tasks)
+     * @param parallelMin  the elements from which an op is split across the threads
+     */
+    public record Choices(int gemmRowBlock, int parallelMin) {
+        /** What runs where nothing was measured: chosen on a Zen 5 and a Sapphire Rapids Xeon, right on both. */
+        public static final Choices DEFAULT = new Choices(96, 1 << 15);
+        static final int MIN_ROW_BLOCK = 24;
+        static final int MAX_ROW_BLOCK = 768;
+        static final int MIN_PARALLEL = 1 << 11;
+        static final int MAX_PARALLEL = 1 << 22;
+
+        /** Refuses values no processor would be measured to want. */
+        public Choices {
+            if (gemmRowBlock < MIN_ROW_BLOCK || gemmRowBlock > MAX_ROW_BLOCK || parallelMin < MIN_PARALLEL || parallelMin > MAX_PARALLEL) {
+                throw new IllegalArgumentException("tuning out of range: gemm row block " + gemmRowBlock + " (" + MIN_ROW_BLOCK + "-"
+                        + MAX_ROW_BLOCK + "), parallel from " + parallelMin + " (" + MIN_PARALLEL + "-" + MAX_PARALLEL + ")");
+            }
+        }
+    }
+
+    /** The choices in use. */
+    public static Choices choices() {
+        return choices;
+    }
+
+    /** Uses {@code c} from now on (the tuner while it measures; tests). */
+    public static void use(Choices c) {
+        choices = java.util.Objects.requireNonNull(c);
+    }
+
     // ---------------------------------------------------------------- threads
 
-    /** Below this many elements an op runs on one thread: a split costs more than it saves. */
-    public static final int PARALLEL_MIN = 1 << 15;
+    /** Below this many elements an op runs on one thread: a split costs more than it saves (measured: {@link Choices}). */
+    public static int parallelMin() {
+        return choices.parallelMin();
+    }
+
+    /** The rows of A per block of the blocked matrix product (measured: {@link Choices}). */
+    public static int gemmRowBlock() {
+        return choices.gemmRowBlock();
+    }
 
     /** Matrix products below this many flops run on the calling thread: a fork costs more than it saves. */
     public static final long PARALLEL_FLOPS = 1L << 22;
@@ -52,7 +100,7 @@ public final class Tuning {
      * Products whose k is at least this long and four times C's sides are cut along k (a weight's gradient over a
      * batch), where the runs' buffers of C together hold at most {@link #SPLIT_K_FLOATS} floats.
      */
-    public static final int SPLIT_K_MIN = 4 * PackedGemm.KC;
+    public static final int SPLIT_K_MIN = 4 * PackedGemm.MAX_PANEL;
     public static final long SPLIT_K_FLOATS = 1L << 21;
 
     // ---------------------------------------------------------------- convolution (ConvPlan)
@@ -61,9 +109,9 @@ public final class Tuning {
     public static final int CONV_PER_SAMPLE_MAX_K = 64;
 
     /**
-     * The floats of one chunk's columns: about a core's second-level cache, 1 MB with 512-bit vectors (Zen 4 and 5, Xeons
-     * since Skylake-SP: 1-2 MB of L2 a core), else 512 KB (Zen 1-3). Java cannot ask the cache's size, and a virtual
-     * machine often hides it.
+     * The floats of one chunk's columns: 1 MB with 512-bit vectors (Zen 4 and 5, Xeons since Skylake-SP: 1-2 MB of L2 a
+     * core), else 512 KB (Zen 1-3). Not the cache's size itself: where L2 is 2 MB, chunks of 2 MB cut W8's 64 samples into
+     * five, which two threads share three to two. It decides how a batch is cut, so it is never measured.
      */
     public static final int CONV_CHUNK_FLOATS = Kernels.GEMM.nr() >= 32 ? 1 << 18 : 1 << 17;
 

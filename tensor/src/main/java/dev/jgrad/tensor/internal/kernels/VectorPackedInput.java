@@ -25,7 +25,7 @@ final class VectorPackedInput {
      * ({@link PaddedInput}): unit column stride and the columns one panel deep.
      */
     static boolean fits(ConvGeometry g, int per) {
-        return g.sw() == 1 && per <= PackedGemm.KC;
+        return g.sw() == 1 && per <= PackedGemm.MAX_PANEL;
     }
 
     /** The floats {@link #pack} writes for {@code per} column rows of {@code gp} positions in slivers of {@code nr}. */

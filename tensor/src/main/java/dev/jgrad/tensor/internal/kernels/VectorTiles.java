@@ -29,9 +29,8 @@ final class VectorTiles {
         FloatVector c30 = FloatVector.zero(S); FloatVector c31 = FloatVector.zero(S);
         FloatVector c40 = FloatVector.zero(S); FloatVector c41 = FloatVector.zero(S);
         FloatVector c50 = FloatVector.zero(S); FloatVector c51 = FloatVector.zero(S);
-        for (int k = 0; k < kc; k++) {
-            int a = ao + k * 6;
-            int b = bo + k * NR;
+        int b = bo;
+        for (int a = ao, end = ao + kc * 6; a < end; a += 6, b += NR) {
             FloatVector b0 = FloatVector.fromArray(S, bp, b);
             FloatVector b1 = FloatVector.fromArray(S, bp, b + L);
             FloatVector a0 = FloatVector.broadcast(S, ap[a]);
@@ -70,9 +69,8 @@ final class VectorTiles {
         FloatVector c30 = FloatVector.zero(S); FloatVector c31 = FloatVector.zero(S);
         FloatVector c40 = FloatVector.zero(S); FloatVector c41 = FloatVector.zero(S);
         FloatVector c50 = FloatVector.zero(S); FloatVector c51 = FloatVector.zero(S);
-        for (int k = 0; k < kc; k++) {
-            int a = ao + k * 6;
-            int b = bo + k * bk;
+        int b = bo;
+        for (int a = ao, end = ao + kc * 6; a < end; a += 6, b += bk) {
             FloatVector b0 = FloatVector.fromArray(S, bp, b);
             FloatVector b1 = FloatVector.fromArray(S, bp, b + L);
             FloatVector a0 = FloatVector.broadcast(S, ap[a]);
@@ -117,9 +115,8 @@ final class VectorTiles {
         FloatVector c90 = FloatVector.zero(S); FloatVector c91 = FloatVector.zero(S);
         FloatVector c100 = FloatVector.zero(S); FloatVector c101 = FloatVector.zero(S);
         FloatVector c110 = FloatVector.zero(S); FloatVector c111 = FloatVector.zero(S);
-        for (int k = 0; k < kc; k++) {
-            int a = ao + k * 12;
-            int b = bo + k * NR;
+        int b = bo;
+        for (int a = ao, end = ao + kc * 12; a < end; a += 12, b += NR) {
             FloatVector b0 = FloatVector.fromArray(S, bp, b);
             FloatVector b1 = FloatVector.fromArray(S, bp, b + L);
             FloatVector a0 = FloatVector.broadcast(S, ap[a]);
@@ -188,9 +185,8 @@ final class VectorTiles {
         FloatVector c90 = FloatVector.zero(S); FloatVector c91 = FloatVector.zero(S);
         FloatVector c100 = FloatVector.zero(S); FloatVector c101 = FloatVector.zero(S);
         FloatVector c110 = FloatVector.zero(S); FloatVector c111 = FloatVector.zero(S);
-        for (int k = 0; k < kc; k++) {
-            int a = ao + k * 12;
-            int b = bo + k * bk;
+        int b = bo;
+        for (int a = ao, end = ao + kc * 12; a < end; a += 12, b += bk) {
             FloatVector b0 = FloatVector.fromArray(S, bp, b);
             FloatVector b1 = FloatVector.fromArray(S, bp, b + L);
             FloatVector a0 = FloatVector.broadcast(S, ap[a]);
@@ -255,9 +251,8 @@ final class VectorTiles {
         FloatVector c50 = FloatVector.zero(S); FloatVector c51 = FloatVector.zero(S);
         FloatVector c60 = FloatVector.zero(S); FloatVector c61 = FloatVector.zero(S);
         FloatVector c70 = FloatVector.zero(S); FloatVector c71 = FloatVector.zero(S);
-        for (int k = 0; k < kc; k++) {
-            int a = ao + k * 8;
-            int b = bo + k * NR;
+        int b = bo;
+        for (int a = ao, end = ao + kc * 8; a < end; a += 8, b += NR) {
             FloatVector b0 = FloatVector.fromArray(S, bp, b);
             FloatVector b1 = FloatVector.fromArray(S, bp, b + L);
             FloatVector a0 = FloatVector.broadcast(S, ap[a]);
@@ -306,9 +301,8 @@ final class VectorTiles {
         FloatVector c50 = FloatVector.zero(S); FloatVector c51 = FloatVector.zero(S);
         FloatVector c60 = FloatVector.zero(S); FloatVector c61 = FloatVector.zero(S);
         FloatVector c70 = FloatVector.zero(S); FloatVector c71 = FloatVector.zero(S);
-        for (int k = 0; k < kc; k++) {
-            int a = ao + k * 8;
-            int b = bo + k * bk;
+        int b = bo;
+        for (int a = ao, end = ao + kc * 8; a < end; a += 8, b += bk) {
             FloatVector b0 = FloatVector.fromArray(S, bp, b);
             FloatVector b1 = FloatVector.fromArray(S, bp, b + L);
             FloatVector a0 = FloatVector.broadcast(S, ap[a]);

@@ -42,7 +42,8 @@ class ConvPlanTest {
         ConvPlan f = ConvPlan.forward(g, 64, 32);
         int most = (64 + f.chunks() - 1) / f.chunks();
         assertTrue((long) most * per * g.positions() <= Tuning.CONV_CHUNK_FLOATS, "a chunk's columns fit the chunk size");
-        assertTrue((long) (most + 1) * per * g.positions() > Tuning.CONV_CHUNK_FLOATS || f.chunks() == 1, "as few chunks as fit");
+        int fewer = f.chunks() - 1;
+        assertTrue(fewer == 0 || (long) ((64 + fewer - 1) / fewer) * per * g.positions() > Tuning.CONV_CHUNK_FLOATS, "as few chunks as fit");
         assertEquals(VECTOR ? ConvPlan.Columns.PACKED_FROM_INPUT : ConvPlan.Columns.IM2COL, f.columns());
         ConvPlan b = ConvPlan.backward(g, 64, 32, 64, 13, new boolean[] {true, true, true});
         assertEquals(f.chunks(), b.chunks());

@@ -74,9 +74,10 @@ final class MicroKernelGenerator {
             s.append("        FloatVector c").append(r).append("0 = FloatVector.zero(S); ")
                     .append("FloatVector c").append(r).append("1 = FloatVector.zero(S);\n");
         }
-        s.append("        for (int k = 0; k < kc; k++) {\n");
-        s.append("            int a = ao + k * ").append(rows).append(";\n");
-        s.append("            int b = bo + k * ").append(packed ? "NR" : "bk").append(";\n");
+        // One running index for A, the loop's own, and one for B: no multiplication of k per step.
+        s.append("        int b = bo;\n");
+        s.append("        for (int a = ao, end = ao + kc * ").append(rows).append("; a < end; a += ").append(rows).append(", b += ")
+                .append(packed ? "NR" : "bk").append(") {\n");
         s.append("            FloatVector b0 = FloatVector.fromArray(S, bp, b);\n");
         s.append("            FloatVector b1 = FloatVector.fromArray(S, bp, b + L);\n");
         for (int r = 0; r < rows; r++) {
