@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """nanoGPT's model and its CPU run of shakespeare_char, in one file, for measuring beside `./jgrad train gpt`.
 
-The model is nanoGPT's `model.py` (Karpathy, MIT licence) as PyTorch 1.13 runs it: LayerNorm with an optional bias,
-causal self-attention with an explicit mask (1.13 has no scaled_dot_product_attention), exact GELU, lm_head tied to
-wte, nanoGPT's initialisation and `configure_optimizers` (AdamW, decay on the 2-d weights only), and `generate`
+The model is nanoGPT's `model.py` (Karpathy, MIT licence): LayerNorm with an optional bias, causal self-attention
+(PyTorch 2's scaled_dot_product_attention with is_causal, as model.py's "flash" path, where it exists; an explicit mask
+on 1.13, which has none), exact GELU, lm_head tied to wte, nanoGPT's initialisation and `configure_optimizers` (AdamW, decay on the 2-d weights only), and `generate`
 (no key/value cache, the context cropped to the block). The loop is `train.py`'s for its CPU command line:
 
   python train.py config/train_shakespeare_char.py --device=cpu --compile=False --eval_iters=20 --log_interval=1
@@ -11,7 +11,8 @@ wte, nanoGPT's initialisation and `configure_optimizers` (AdamW, decay on the 2-
       --dropout=0.0
 
 usage: python3 bench/pytorch/nanogpt.py --data input.txt [--threads N] [--max-iters N] [--seed S] [--init jgrad.safetensors]
-       [--save final.pt]
+       [--save final.pt] [--compile]
+--compile runs the model through torch.compile (PyTorch 2; it needs a C compiler), as train.py's --compile=True.
 It prints the evaluations as nanoGPT does and, last, one JSON line: val loss, train loss, seconds, ms per iteration.
 --save writes the final model's state dict (torch.save), which `full_val_loss.py` evaluates beside jgrad's runs.
 `workloads.py` imports GPT from here for W12 and W13.
@@ -46,6 +47,8 @@ class CausalSelfAttention(nn.Module):
         self.n_head = c["n_head"]
         self.n_embd = c["n_embd"]
         bs = c["block_size"]
+        self.dropout = c["dropout"]
+        self.flash = hasattr(F, "scaled_dot_product_attention")
         self.register_buffer("bias", torch.tril(torch.ones(bs, bs)).view(1, 1, bs, bs))
 
     def forward(self, x):
@@ -54,6 +57,10 @@ class CausalSelfAttention(nn.Module):
         k = k.view(B, T, self.n_head, C // self.n_head).transpose(1, 2)
         q = q.view(B, T, self.n_head, C // self.n_head).transpose(1, 2)
         v = v.view(B, T, self.n_head, C // self.n_head).transpose(1, 2)
+        if self.flash:
+            y = F.scaled_dot_product_attention(q, k, v, attn_mask=None, dropout_p=self.dropout if self.training else 0, is_causal=True)
+            y = y.transpose(1, 2).contiguous().view(B, T, C)
+            return self.resid_dropout(self.c_proj(y))
         att = (q @ k.transpose(-2, -1)) * (1.0 / math.sqrt(k.size(-1)))
         att = att.masked_fill(self.bias[:, :, :T, :T] == 0, float("-inf"))
         att = F.softmax(att, dim=-1)
@@ -221,6 +228,9 @@ def main(argv):
     if "--init" in argv:
         model.load_state_dict(load_safetensors(argv[argv.index("--init") + 1], model), strict=True)
     opt = model.configure_optimizers(0.1, lr, (0.9, 0.99))
+    raw_model = model
+    if "--compile" in argv:
+        model = torch.compile(model)
     losses = {}
     loop_started = time.perf_counter()
     for it in range(max_iters + 1):
@@ -239,10 +249,10 @@ def main(argv):
         opt.step()
     seconds = time.perf_counter() - started
     if "--save" in argv:
-        torch.save(model.state_dict(), argv[argv.index("--save") + 1])
+        torch.save(raw_model.state_dict(), argv[argv.index("--save") + 1])
     print(json.dumps({"val_loss": losses["val"], "train_loss": losses["train"], "iterations": max_iters, "seconds": round(seconds, 1),
                       "ms_per_iteration": round(1000 * (time.perf_counter() - loop_started) / max(1, max_iters), 2),
-                      "threads": threads, "torch": torch.__version__}))
+                      "threads": threads, "torch": torch.__version__, "compiled": "--compile" in argv}))
 
 
 if __name__ == "__main__":
