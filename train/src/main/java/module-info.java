@@ -11,4 +11,5 @@ module dev.jgrad.train {
     requires jdk.unsupported;
 
     exports dev.jgrad.train;
+    exports dev.jgrad.train.tensorboard;
 }

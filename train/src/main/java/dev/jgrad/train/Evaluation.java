@@ -18,6 +18,7 @@ public final class Evaluation {
     private String split = "val";
     private String note = "";
     private final Map<String, String> texts = new LinkedHashMap<>();
+    private final Map<String, Double> metrics = new LinkedHashMap<>();
 
     private Evaluation(Double single, Map<String, Double> bySeries) {
         this.single = single;
@@ -72,6 +73,18 @@ public final class Evaluation {
         return this;
     }
 
+    /**
+     * A number measured on the held-out set besides the loss ("accuracy", 0.882), logged to TensorBoard as
+     * {@code accuracy/<split>} at the evaluation's step.
+     */
+    public Evaluation metric(String name, double value) {
+        if (name == null || !name.matches("[A-Za-z][A-Za-z0-9_./-]*")) {
+            throw new IllegalArgumentException("a metric's name is a word (letters, digits, _ . / -), got " + name);
+        }
+        metrics.put(name, value);
+        return this;
+    }
+
     /** The held-out loss of {@code series} (NaN when not measured); {@code only} names a run's one series. */
     double heldOut(String series, boolean only) {
         Double v = only && single != null ? single : bySeries.get(series);
@@ -93,5 +106,9 @@ public final class Evaluation {
 
     Map<String, String> texts() {
         return texts;
+    }
+
+    Map<String, Double> metrics() {
+        return metrics;
     }
 }

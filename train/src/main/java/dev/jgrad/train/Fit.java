@@ -58,6 +58,10 @@ public final class Fit {
     boolean saveBest;
     int saveEvery;
     int logEvery = 10;
+    boolean tensorboard = true;
+    int histogramEvery;
+    long itemsPerStep;
+    String itemUnit = "items";
     final Map<String, Generator> states = new LinkedHashMap<>();
     final Map<String, String> metadata = new LinkedHashMap<>();
     final Map<String, String> files = new LinkedHashMap<>();
@@ -294,6 +298,34 @@ public final class Fit {
     /** What a period is called in the progress lines: "epoch" (the default), "round". */
     public Fit periodName(String word) {
         this.periodName = Objects.requireNonNull(word, "periodName");
+        return this;
+    }
+
+    /**
+     * Whether the run writes TensorBoard event files into its folder's {@code tb/} (default: yes): its losses, learning
+     * rate, gradient norm and speed, its evaluations' texts and numbers, and its options as hparams.
+     */
+    public Fit tensorboard(boolean write) {
+        this.tensorboard = write;
+        return this;
+    }
+
+    /** Histograms of every parameter and its gradient in TensorBoard every {@code n} steps (default 0: none). */
+    public Fit histogramEvery(int n) {
+        if (n < 0) {
+            throw new IllegalArgumentException("histogramEvery must be 0 (never) or more, got " + n);
+        }
+        this.histogramEvery = n;
+        return this;
+    }
+
+    /** How many items (tokens, images) a step trains on, so that TensorBoard shows {@code speed/<unit>_per_s}. */
+    public Fit itemsPerStep(long count, String unit) {
+        if (count < 1 || unit == null || !unit.matches("[a-z][a-z_]*")) {
+            throw new IllegalArgumentException("itemsPerStep takes a count of 1 or more and a lower-case unit (tokens), got " + count + ", " + unit);
+        }
+        this.itemsPerStep = count;
+        this.itemUnit = unit;
         return this;
     }
 

@@ -65,15 +65,20 @@ final class FitRun {
         if (fit.epochSchedule != null) {
             fit.epochSchedule.resumeAt(pos.periodsDone);
         }
-        TrainingLoop loop = new TrainingLoop(fit, dir, pos, metrics, out);
-        Interrupt.at(loop.where());
-        // From here a signal asks for a stop at the end of a step, and the run's files are still written after it.
-        Interrupt.inLoop(true);
-        try {
-            loop.run();
-            return finish(dir, pos, metrics, loop, started);
+        try (RunLog log = RunLog.open(fit, dir, pos.step + 1, continuing, fit.progressOut != null ? fit.progressOut : System.err)) {
+            metrics.onAdd(log::row);
+            TrainingLoop loop = new TrainingLoop(fit, dir, pos, metrics, out, log);
+            Interrupt.at(loop.where());
+            // From here a signal asks for a stop at the end of a step, and the run's files are still written after it.
+            Interrupt.inLoop(true);
+            try {
+                loop.run();
+                return finish(dir, pos, metrics, loop, started, log);
+            } finally {
+                Interrupt.inLoop(false);
+            }
         } finally {
-            Interrupt.inLoop(false);
+            metrics.onAdd(null);
         }
     }
 
@@ -164,7 +169,7 @@ final class FitRun {
         }
     }
 
-    private Fit.Result finish(Path dir, RunPosition pos, Metrics metrics, TrainingLoop loop, long started) {
+    private Fit.Result finish(Path dir, RunPosition pos, Metrics metrics, TrainingLoop loop, long started, RunLog log) {
         boolean interrupted = Interrupt.requested();
         if (!fit.allowNan && !Checkpoints.allFinite(fit.model)) {
             throw new RunException("the " + fit.name + " run ended with NaN or infinite weights although its loss stayed finite: its folder"
@@ -177,7 +182,12 @@ final class FitRun {
         files.add("loss.png", LossChart.writer(metrics, fit.title != null ? fit.title : fit.name + ": loss", subtitle));
         end.files.forEach(files::add);
         double seconds = (System.nanoTime() - started) / 1e9;
-        files.addString("summary.json", Json.writePretty(summary(metrics, end, pos, interrupted, seconds)));
+        Map<String, Object> summary = summary(metrics, end, pos, interrupted, seconds);
+        files.addString("summary.json", Json.writePretty(summary));
+        log.images(end.images, pos.step);
+        if (!interrupted) {
+            log.hparams(finalMetrics(summary));
+        }
         boolean checkpoint = !fit.saveBest && loop.stepsMade > 0;
         if (checkpoint) {
             try {
@@ -196,6 +206,10 @@ final class FitRun {
         } else {
             out.println("Wrote " + written + " in " + time + (loop.stepsMade == 0 && !fit.saveBest
                     ? "; no new checkpoint, as this run made no training step" : ""));
+        }
+        if (fit.saveBest && pos.bestStep >= 0) {
+            out.println(String.format(Locale.ROOT, "The model in %s is from step %d, the best %s loss, %.4f", dir, pos.bestStep,
+                    heldOutSplit(metrics, series.get(0)), pos.best));
         }
         String first = series.get(0);
         return new Fit.Result(metrics.last(first, "train"), metrics.last(first, heldOutSplit(metrics, first)), dir, interrupted, pos.step, metrics);
@@ -228,6 +242,23 @@ final class FitRun {
         s.put("series", bySeries);
         s.putAll(end.summary);
         return finite(s);
+    }
+
+    /** The numbers of summary.json that describe how the run ended, flat: each series' final losses, the saved checkpoint's. */
+    @SuppressWarnings("unchecked")
+    private Map<String, Object> finalMetrics(Map<String, Object> summary) {
+        Map<String, Object> flat = new LinkedHashMap<>();
+        Map<String, Object> bySeries = (Map<String, Object>) summary.getOrDefault("series", Map.of());
+        bySeries.forEach((name, m) -> ((Map<String, Object>) m).forEach((k, v) -> {
+            if (k.endsWith("_loss")) {
+                flat.put(series.size() == 1 ? k : name + "/" + k, v);
+            }
+        }));
+        Object saved = summary.get("checkpoint");
+        if (saved instanceof Map<?, ?> m) {
+            m.forEach((k, v) -> flat.put("checkpoint_" + k, v));
+        }
+        return flat;
     }
 
     /** The split of a series' held-out rows: "val", or "test" where the held-out set is the test set. */

@@ -115,8 +115,9 @@ public final class LossChart {
         if (log) {
             plot = new XYPlot(data, x, new OneTwoFiveLogAxis("loss (log scale)", min), renderer);
         } else {
+            // The range the curves span (and a margin), not from zero: a loss that falls from 4.2 to 1.9 fills the chart.
             NumberAxis y = new NumberAxis("loss");
-            y.setAutoRangeIncludesZero(true);
+            y.setAutoRangeIncludesZero(false);
             plot = new XYPlot(data, x, y, renderer);
         }
         plot.setBackgroundPaint(Color.WHITE);

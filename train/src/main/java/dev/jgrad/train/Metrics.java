@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.function.Consumer;
 import java.util.Locale;
 import java.util.Set;
 
@@ -24,10 +25,24 @@ public final class Metrics {
     }
 
     private final List<Row> rows = new ArrayList<>();
+    /** Told of each row added from now on (a run's TensorBoard log); null: nobody. */
+    private volatile Consumer<Row> listener;
 
     /** Logs one loss: the step, the period (epoch), the series, the split ("train", "train_step", "val", "test"). */
-    public synchronized void add(long step, int epoch, String series, String split, double loss) {
-        rows.add(new Row(step, epoch, series, split, loss));
+    public void add(long step, int epoch, String series, String split, double loss) {
+        Row r = new Row(step, epoch, series, split, loss);
+        synchronized (this) {
+            rows.add(r);
+        }
+        Consumer<Row> l = listener;
+        if (l != null) {
+            l.accept(r);
+        }
+    }
+
+    /** Tells {@code l} of every row added from now on. */
+    void onAdd(Consumer<Row> l) {
+        this.listener = l;
     }
 
     /** Every logged loss, in the order logged. */

@@ -2,6 +2,7 @@ package dev.jgrad.train;
 
 import dev.jgrad.nn.io.AtomicFile;
 
+import java.awt.image.BufferedImage;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -20,6 +21,7 @@ public final class RunEnd {
     private final RunPosition pos;
     String subtitle;
     final Map<String, AtomicFile.Writer> files = new LinkedHashMap<>();
+    final Map<String, BufferedImage> images = new LinkedHashMap<>();
     final Map<String, Map<String, Object>> seriesSummary = new LinkedHashMap<>();
     final Map<String, Object> summary = new LinkedHashMap<>();
 
@@ -81,6 +83,12 @@ public final class RunEnd {
     /** A file the run leaves beside its curves (a chart of its own); a plain file name. */
     public RunEnd file(String name, AtomicFile.Writer writer) {
         files.put(name, writer);
+        return this;
+    }
+
+    /** An image for TensorBoard's images tab (a confusion matrix), at the run's last step; not drawn on afterwards. */
+    public RunEnd image(String tag, BufferedImage image) {
+        images.put(tag, image);
         return this;
     }
 

@@ -34,12 +34,14 @@ final class TrainingLoop {
     private final PrintStream out;
     private final Progress progress;
     private final List<String> series;
+    private final RunLog log;
     private long lastSave = System.nanoTime();
     /** Steps this process made: a run that made none writes no new checkpoint. */
     long stepsMade;
 
-    TrainingLoop(Fit fit, Path dir, RunPosition pos, Metrics metrics, PrintStream out) {
+    TrainingLoop(Fit fit, Path dir, RunPosition pos, Metrics metrics, PrintStream out, RunLog log) {
         this.fit = fit;
+        this.log = log;
         this.dir = dir;
         this.pos = pos;
         this.metrics = metrics;
@@ -47,7 +49,7 @@ final class TrainingLoop {
         this.series = fit.seriesList();
         PrintStream err = fit.progressOut != null ? fit.progressOut : System.err;
         boolean redraw = fit.interactive != null ? fit.interactive : System.console() != null && System.getenv("CI") == null;
-        this.progress = new Progress(fit.name, fit.periodName, fit.periods(), fit.periodSteps(), err, redraw);
+        this.progress = new Progress(fit.name, fit.periodName, fit.periods(), fit.periodSteps(), fit.totalSteps(), err, redraw, System::nanoTime);
     }
 
     /** Trains from the position to the last period, or until a stop is asked for. */
@@ -66,11 +68,12 @@ final class TrainingLoop {
             }
             out.println("before training: " + losses(ev, null));
             printTexts(ev);
+            log.evaluated(0, ev);
         }
         for (int p = pos.periodsDone + 1; p <= fit.periods() && !Interrupt.requested(); p++) {
             long start = pos.step - pos.periodSteps;
             int length = (int) (fit.periodEnd(p) - start);
-            progress.startPeriod(p, pos.periodSteps, length);
+            progress.startPeriod(p, pos.periodSteps, length, pos.step);
             Iterator<List<Tensor>> batches = fit.batches.period(pos.periodSteps, length);
             while (batches.hasNext()) {
                 if (Interrupt.requested()) {
@@ -85,6 +88,7 @@ final class TrainingLoop {
 
     private void step(List<Tensor> batch, int period, int length) {
         double[] values = new double[series.size()];
+        double clipped = Double.NaN;
         // One memory scope per step: the step's tensors give their arrays to the next step.
         try (Memory.Scope scope = Memory.scope()) {
             fit.optimizer.zeroGrad();
@@ -105,7 +109,7 @@ final class TrainingLoop {
             }
             total.backward();
             if (fit.clipNorm > 0) {
-                ClipGrad.clipGradNorm(fit.optimizer.params(), fit.clipNorm);
+                clipped = ClipGrad.clipGradNorm(fit.optimizer.params(), fit.clipNorm);
             }
             fit.optimizer.step();
             if (fit.schedule != null) {
@@ -125,6 +129,7 @@ final class TrainingLoop {
                 metrics.add(pos.step, period, s, LossChart.STEP_SPLIT, logged.getAsDouble());
             }
         }
+        log.stepped(pos.step, clipped);
         if (fit.saveEvery > 0 && pos.step % fit.saveEvery == 0) {
             save();
         }
@@ -148,6 +153,7 @@ final class TrainingLoop {
         }
         progress.endPeriod(losses(ev, trainLoss), pos.step);
         printTexts(ev);
+        log.evaluated(pos.step, ev);
         pos.endPeriod(p);
         if (fit.epochSchedule != null) {
             fit.epochSchedule.step();

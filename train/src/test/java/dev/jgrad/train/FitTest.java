@@ -269,13 +269,47 @@ class FitTest {
     @Test
     void progressIsOnePlainLinePerPeriodWhenNotATerminal() {
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        Progress p = new Progress("demo", "epoch", 2, 3, new PrintStream(err, true, StandardCharsets.UTF_8), false);
-        p.startPeriod(1, 0, 3);
+        Progress p = new Progress("demo", "epoch", 2, 3, 6, new PrintStream(err, true, StandardCharsets.UTF_8), false, System::nanoTime);
+        p.startPeriod(1, 0, 3, 0);
         p.step(1.0);
         p.step(0.5);
         p.endPeriod("train 0.7500  val 0.2500", 2);
         String s = err.toString(StandardCharsets.UTF_8);
         assertEquals("demo epoch 1/2  train 0.7500  val 0.2500  (step 2, ", s.substring(0, s.indexOf("(step 2, ") + 9));
         assertTrue(!s.contains("\r"));
+    }
+
+    @Test
+    void aLogGetsALineAtLeastEveryTenSecondsWithTheTimeLeft() {
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        long[] now = {0};
+        // A resumed run: 400 of 1000 steps done; this process makes a step every 50 ms.
+        Progress p = new Progress("gpt", "round", 4, 250, 1000, new PrintStream(err, true, StandardCharsets.UTF_8), false, () -> now[0]);
+        p.startPeriod(2, 150, 250, 400);
+        for (int i = 0; i < 200; i++) {
+            now[0] += 50_000_000L;
+            p.step(2.0);
+        }
+        String[] lines = err.toString(StandardCharsets.UTF_8).split("\n");
+        assertEquals(1, lines.length, String.join("\n", lines));
+        // After 10 s: step 600 of 1000, 20 steps/s, 400 steps left: 20 s.
+        assertEquals("gpt round 2/4  step 600/1000  loss 2.0000  20 steps/s  ETA 20s", lines[0]);
+        assertEquals("1m05s", Progress.duration(65));
+        assertEquals("2h03m", Progress.duration(2 * 3600 + 3 * 60 + 10));
+    }
+
+    @Test
+    void theBarShowsTheWholeRunAndItsTimeLeft() {
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        long[] now = {0};
+        Progress p = new Progress("mlp", "epoch", 2, 4, 8, new PrintStream(err, true, StandardCharsets.UTF_8), true, () -> now[0]);
+        p.startPeriod(1, 0, 4, 0);
+        for (int i = 0; i < 4; i++) {
+            now[0] += 1_000_000_000L;
+            p.step(0.5);
+        }
+        String s = err.toString(StandardCharsets.UTF_8);
+        String last = s.substring(s.lastIndexOf('\r') + 1);
+        assertTrue(last.startsWith("mlp epoch 1/2 [" + "=".repeat(24) + "] step 4/8  loss 0.5000  1.00 steps/s  ETA 4s"), last);
     }
 }

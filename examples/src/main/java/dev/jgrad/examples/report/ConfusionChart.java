@@ -21,8 +21,16 @@ public final class ConfusionChart {
     private ConfusionChart() {
     }
 
-    /** {@code counts[t][p]}: how many samples of true class t were predicted as p. */
+    /** The chart as a PNG of 820 x 820 pixels; {@code counts[t][p]}: how many samples of true class t were predicted as p. */
     public static AtomicFile.Writer png(long[][] counts, String[] classes, String title, String subtitle) {
+        return LossChart.png(chart(counts, classes, title, subtitle), SIZE, SIZE);
+    }
+
+    /** The chart's width and height in pixels. */
+    public static final int SIZE = 820;
+
+    /** The chart itself, for a PNG or an image: {@code counts[t][p]}, how many samples of true class t were predicted as p. */
+    public static JFreeChart chart(long[][] counts, String[] classes, String title, String subtitle) {
         int k = classes.length;
         double[][] xyz = new double[3][k * k];
         XYPlot plot = new XYPlot();
@@ -59,7 +67,7 @@ public final class ConfusionChart {
         plot.setRangeGridlinesVisible(false);
         JFreeChart chart = LossChart.titled(plot, title, subtitle);
         chart.removeLegend();
-        return LossChart.png(chart, 820, 820);
+        return chart;
     }
 
     /** White (0) to dark blue (1). */

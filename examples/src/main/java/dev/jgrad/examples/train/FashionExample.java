@@ -24,6 +24,8 @@ import dev.jgrad.tensor.Generator;
 import dev.jgrad.tensor.Memory;
 import dev.jgrad.tensor.Tensor;
 import dev.jgrad.train.Fit;
+import dev.jgrad.train.LossChart;
+import org.jfree.chart.JFreeChart;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -199,10 +201,11 @@ public final class FashionExample {
                 .loss(b -> Losses.crossEntropy(model.forward(Variable.of(b.get(0))), b.get(1)))
                 .evaluate(() -> {
                     last[0] = evaluate(model, test, CLASSES.length, batch);
-                    return dev.jgrad.train.Evaluation.of(last[0].loss()).split("test")
+                    return dev.jgrad.train.Evaluation.of(last[0].loss()).split("test").metric("accuracy", last[0].accuracy())
                             .note(String.format(Locale.ROOT, "test accuracy %.2f%%", 100 * last[0].accuracy()));
                 })
                 .epochs(epochs)
+                .itemsPerStep(batch, "images")
                 .title("Fashion-MNIST " + kind + ": cross-entropy")
                 .atEnd(end -> {
                     Evaluation ev = last[0] != null ? last[0] : evaluate(model, test, CLASSES.length, batch);
@@ -219,8 +222,10 @@ public final class FashionExample {
                     String subtitle = String.format(Locale.ROOT, "%s, test accuracy %.2f%%  (seed %d, %d epochs)", kind, 100 * acc[0], o.seed(),
                             end.epochsDone());
                     end.subtitle(subtitle);
-                    end.file("confusion.png", ConfusionChart.png(ev.confusion(), CLASSES, "Fashion-MNIST " + kind
-                            + ": confusion matrix (test set)", subtitle));
+                    JFreeChart confusion = ConfusionChart.chart(ev.confusion(), CLASSES, "Fashion-MNIST " + kind + ": confusion matrix (test set)",
+                            subtitle);
+                    end.file("confusion.png", LossChart.png(confusion, ConfusionChart.SIZE, ConfusionChart.SIZE));
+                    end.image("confusion_matrix", confusion.createBufferedImage(ConfusionChart.SIZE, ConfusionChart.SIZE));
                     end.summary(series, "accuracy", acc[0]).summary(series, "per_class_accuracy", per);
                     end.summary(series, "seconds_per_epoch", end.epochsDone() == 0 ? null
                             : Math.round((System.nanoTime() - started) / 1e7 / end.epochsDone()) / 100.0);

@@ -95,6 +95,7 @@ public final class GptExample {
                 .periodName("round")
                 .loss(b -> model.loss(b.get(0), b.get(1)))
                 .steps(s.maxIters)
+                .itemsPerStep((long) s.batchSize * s.blockSize, "tokens")
                 .evaluateEvery(s.evalInterval)
                 .evaluateAtStart()
                 .saveBest()

@@ -43,6 +43,13 @@ public final class TrainOptions {
             description = "also checkpoint every N steps, 0 for after epochs only (default: ${DEFAULT-VALUE})")
     int saveEvery;
 
+    @Option(names = "--no-tensorboard", description = "write no TensorBoard event files (default: the run's tb/ folder holds them)")
+    boolean noTensorboard;
+
+    @Option(names = "--histogram-every", paramLabel = "N", defaultValue = "100",
+            description = "histograms of the weights and gradients in TensorBoard every N steps, 0 for none (default: ${DEFAULT-VALUE})")
+    int histogramEvery = 100;
+
     @Option(names = "--overwrite", description = "replace the run already in --out (default: refuse, so that a good run is never replaced by accident)")
     boolean overwrite;
 
@@ -63,6 +70,9 @@ public final class TrainOptions {
         }
         if (saveEvery < 0) {
             throw new ParameterException(spec.commandLine(), "--save-every must be 0 or more, got " + saveEvery);
+        }
+        if (histogramEvery < 0) {
+            throw new ParameterException(spec.commandLine(), "--histogram-every must be 0 or more, got " + histogramEvery);
         }
         if (logEvery < 0) {
             throw new ParameterException(spec.commandLine(), "--log-every must be 0 or more, got " + logEvery);
@@ -113,7 +123,8 @@ public final class TrainOptions {
 
     /** {@code fit} with the run's name, its folder, resume, seed, logging and checkpoint settings and options from these flags. */
     Fit applyTo(Fit fit, String trainer) {
-        fit.name(trainer).seed(seed).logEvery(logEvery).saveEvery(saveEvery).config(config(trainer));
+        fit.name(trainer).seed(seed).logEvery(logEvery).saveEvery(saveEvery).config(config(trainer))
+                .tensorboard(!noTensorboard).histogramEvery(histogramEvery);
         if (out != null) {
             fit.out(out);
         }

@@ -66,9 +66,12 @@ class BadInputFuzzIT {
 
     private static Map<String, byte[]> snapshot(Path dir) throws IOException {
         Map<String, byte[]> m = new TreeMap<>();
-        try (Stream<Path> files = Files.list(dir)) {
+        // The whole folder, tb/'s event files included: a refused run adds nothing to it, not even an event file.
+        try (Stream<Path> files = Files.walk(dir)) {
             for (Path f : (Iterable<Path>) files::iterator) {
-                m.put(f.getFileName().toString(), Files.readAllBytes(f));
+                if (Files.isRegularFile(f)) {
+                    m.put(dir.relativize(f).toString(), Files.readAllBytes(f));
+                }
             }
         }
         return m;

@@ -87,6 +87,13 @@ class FashionExampleIT {
         }
         assertEquals(r.accuracy(), mean, 1e-9, "balanced test set: accuracy is the mean of the per-class accuracies");
         assertTrue(((Number) train.get("seconds_per_epoch")).doubleValue() > 0);
+        TensorBoardChecks.assertMatchesMetrics(dir);
+        Map<String, List<dev.jgrad.train.tensorboard.EventReader.Scalar>> tb = dev.jgrad.train.tensorboard.EventReader.scalars(dir.resolve("tb"));
+        assertEquals(4, tb.get("accuracy/test").size(), "the test accuracy after each epoch");
+        assertEquals((float) r.accuracy(), tb.get("accuracy/test").get(3).value());
+        assertTrue(tb.containsKey("speed/images_per_s"));
+        Map<String, List<Long>> other = TensorBoardChecks.otherSummaries(dir);
+        assertEquals(1, other.get("confusion_matrix").size(), other.keySet().toString());
     }
 
     @Test

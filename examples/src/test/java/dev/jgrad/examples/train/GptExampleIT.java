@@ -99,6 +99,14 @@ class GptExampleIT {
         assertTrue(rows.stream().anyMatch(l -> l.startsWith("10,1,gpt,train_step,"))
                 && rows.stream().anyMatch(l -> l.startsWith("150,3,gpt,train_step,")), String.join("\n", rows));
 
+        TensorBoardChecks.assertMatchesMetrics(dir);
+        assertEquals(List.of(0L, 50L, 100L, 150L), TensorBoardChecks.otherSummaries(dir).get("sample/text_summary"), "the samples in TensorBoard");
+        assertTrue(dev.jgrad.train.tensorboard.EventReader.scalars(dir.resolve("tb")).containsKey("speed/tokens_per_s"));
+        Map<String, List<Long>> other = TensorBoardChecks.otherSummaries(dir);
+        assertEquals(List.of(100L), other.get("params/transformer.wte.weight"), "histograms every 100 steps: " + other.keySet());
+        assertEquals(List.of(100L), other.get("grads/transformer.wte.weight"));
+        assertTrue(out.contains("is from step ") && out.contains("the best val loss"), "which step the saved model is from:\n" + out);
+
         String first = sample(dir, "ROMEO:", "7");
         String again = sample(dir, "ROMEO:", "7");
         assertEquals(first, again, "the same seed gives the same text");

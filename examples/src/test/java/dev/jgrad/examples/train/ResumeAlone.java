@@ -48,6 +48,8 @@ final class ResumeAlone {
         assertEquals(Files.readString(whole.resolve("metrics.csv")), Files.readString(split.resolve("metrics.csv")),
                 "stopped after " + stopAfter + ": the curves");
         assertEquals(Files.readString(whole.resolve("config.json")), Files.readString(split.resolve("config.json")), "the options");
+        TensorBoardChecks.assertMatchesMetrics(whole);
+        TensorBoardChecks.assertSameStream(whole, split);
     }
 
     private static String[] train(String[] args, Path out) {

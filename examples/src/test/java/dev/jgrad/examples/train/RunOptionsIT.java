@@ -70,6 +70,20 @@ class RunOptionsIT {
     }
 
     @Test
+    void aRunThatReplacesAnotherShowsOnlyItsOwnCurvesInTensorBoard() throws IOException {
+        Path dir = tmp.resolve("replaced");
+        cli(0, "train", "mlp", "--epochs", "2", "--seed", "1", "--batch-size", "50", "--out", dir.toString());
+        cli(0, "train", "mlp", "--epochs", "1", "--seed", "2", "--batch-size", "50", "--overwrite", "--out", dir.toString());
+        TensorBoardChecks.assertMatchesMetrics(dir);
+        try (java.util.stream.Stream<Path> s = Files.list(dir.resolve("tb").resolve("hparams"))) {
+            assertEquals(1, s.count(), "one hparams session: the run that finished last");
+        }
+        Path off = tmp.resolve("off");
+        cli(0, "train", "mlp", "--epochs", "1", "--no-tensorboard", "--out", off.toString());
+        assertFalse(Files.exists(off.resolve("tb")));
+    }
+
+    @Test
     void aRunIsExtendedWithMoreEpochsAndKeepsItsOtherOptions() throws IOException {
         Path dir = stoppedMlp();
         cli(0, "train", "mlp", "--resume", dir.toString(), "--epochs", "5");

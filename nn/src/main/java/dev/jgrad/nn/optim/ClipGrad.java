@@ -19,16 +19,7 @@ public final class ClipGrad {
         Tensor[] gs = Optimizer.gradients(params);
         // Float32 gradients in one pass over all of them (ParameterPasses), else one op per gradient.
         boolean together = ParameterPasses.applies(gs) && Optimizer.distinct(gs);
-        double sq = 0;
-        if (together) {
-            sq = ParameterPasses.sumOfSquares(gs);
-        } else {
-            for (Tensor g : gs) {
-                // In the gradient's own type, as torch.norm: a float64 copy of every gradient cost a tenth of a GPT step.
-                sq += g.square().sum().item();
-            }
-        }
-        double total = Math.sqrt(sq);
+        double total = norm(gs, together);
         double coef = maxNorm / (total + 1e-6);
         if (coef < 1) {
             if (together) {
@@ -40,5 +31,23 @@ public final class ClipGrad {
             }
         }
         return total;
+    }
+
+    /** The global L2 norm of all gradients, as {@link #clipGradNorm} measures it, without changing them. */
+    public static double gradNorm(List<Parameter> params) {
+        Tensor[] gs = Optimizer.gradients(params);
+        return norm(gs, ParameterPasses.applies(gs) && Optimizer.distinct(gs));
+    }
+
+    private static double norm(Tensor[] gs, boolean together) {
+        if (together) {
+            return Math.sqrt(ParameterPasses.sumOfSquares(gs));
+        }
+        double sq = 0;
+        for (Tensor g : gs) {
+            // In the gradient's own type, as torch.norm: a float64 copy of every gradient cost a tenth of a GPT step.
+            sq += g.square().sum().item();
+        }
+        return Math.sqrt(sq);
     }
 }
