@@ -46,7 +46,9 @@ def load(path, config):
         raw = open(file, "rb").read(8)
         header = json.loads(open(file, "rb").read(8 + struct.unpack("<Q", raw)[0])[8:])
         model.load_state_dict(load_safetensors(file, model), strict=True)
-        return model, "iteration " + header.get("__metadata__", {}).get("iteration", "?")
+        meta = header.get("__metadata__", {})
+        # Runs through jgrad's training loop record their step as jgrad.step; older runs as iteration.
+        return model, "iteration " + meta.get("jgrad.step", meta.get("iteration", "?"))
     model.load_state_dict(torch.load(path), strict=True)
     return model, "final"
 

@@ -9,7 +9,10 @@ module dev.jgrad.train {
     requires java.desktop;
     // Ctrl-C and SIGTERM stop a run at the end of a step (sun.misc.Signal).
     requires jdk.unsupported;
+    // The dashboard's page (com.sun.net.httpserver).
+    requires jdk.httpserver;
 
     exports dev.jgrad.train;
     exports dev.jgrad.train.tensorboard;
+    exports dev.jgrad.train.dashboard;
 }

@@ -65,15 +65,21 @@ final class FitRun {
         if (fit.epochSchedule != null) {
             fit.epochSchedule.resumeAt(pos.periodsDone);
         }
+        RunStatus status = new RunStatus(dir, fit.totalSteps());
         try (RunLog log = RunLog.open(fit, dir, pos.step + 1, continuing, fit.progressOut != null ? fit.progressOut : System.err)) {
             metrics.onAdd(log::row);
-            TrainingLoop loop = new TrainingLoop(fit, dir, pos, metrics, out, log);
+            TrainingLoop loop = new TrainingLoop(fit, dir, pos, metrics, out, log, status);
             Interrupt.at(loop.where());
             // From here a signal asks for a stop at the end of a step, and the run's files are still written after it.
             Interrupt.inLoop(true);
             try {
                 loop.run();
-                return finish(dir, pos, metrics, loop, started, log);
+                Fit.Result r = finish(dir, pos, metrics, loop, started, log);
+                status.ended(r.interrupted() ? "interrupted" : "finished", pos.step, null);
+                return r;
+            } catch (RuntimeException e) {
+                status.ended("failed", pos.step, e.getMessage());
+                throw e;
             } finally {
                 Interrupt.inLoop(false);
             }

@@ -35,13 +35,15 @@ final class TrainingLoop {
     private final Progress progress;
     private final List<String> series;
     private final RunLog log;
+    private final RunStatus status;
     private long lastSave = System.nanoTime();
     /** Steps this process made: a run that made none writes no new checkpoint. */
     long stepsMade;
 
-    TrainingLoop(Fit fit, Path dir, RunPosition pos, Metrics metrics, PrintStream out, RunLog log) {
+    TrainingLoop(Fit fit, Path dir, RunPosition pos, Metrics metrics, PrintStream out, RunLog log, RunStatus status) {
         this.fit = fit;
         this.log = log;
+        this.status = status;
         this.dir = dir;
         this.pos = pos;
         this.metrics = metrics;
@@ -130,6 +132,7 @@ final class TrainingLoop {
             }
         }
         log.stepped(pos.step, clipped);
+        status.stepped(pos.step);
         if (fit.saveEvery > 0 && pos.step % fit.saveEvery == 0) {
             save();
         }

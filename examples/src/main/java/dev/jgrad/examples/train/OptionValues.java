@@ -17,7 +17,8 @@ import java.util.Set;
  */
 final class OptionValues {
     /** Options that are not part of what a run is. */
-    static final Set<String> NOT_KEPT = Set.of("--out", "--resume", "--overwrite", "--threads", "--help", "--version");
+    static final Set<String> NOT_KEPT = Set.of("--out", "--resume", "--overwrite", "--threads", "--help", "--version", "--dashboard",
+            "--dashboard-port");
 
     private OptionValues() {
     }

@@ -2,6 +2,7 @@ package dev.jgrad.examples.train;
 
 import dev.jgrad.tensor.Backend;
 import dev.jgrad.train.Interrupt;
+import dev.jgrad.train.dashboard.Dashboard;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -47,7 +48,9 @@ public final class TrainCommand implements Callable<Integer> {
             options.command = this;
             options.notTaken = notTaken();
             tuneOnFirstUse();
-            train();
+            try (Dashboard page = options.dashboard ? dashboard() : null) {
+                train();
+            }
             if (Interrupt.requested()) {
                 java.nio.file.Path dir = Interrupt.runDir() != null ? Interrupt.runDir() : options.out();
                 System.err.println("jgrad: interrupted at " + Interrupt.where() + "; what was trained so far is saved; resume with: ./jgrad train "
@@ -58,6 +61,24 @@ public final class TrainCommand implements Callable<Integer> {
         }
 
         abstract void train();
+
+        /** The live page of the runs beside this one, on --dashboard-port or, where that is taken, another free port. */
+        private Dashboard dashboard() {
+            java.nio.file.Path folder = options.runsFolder();
+            try {
+                java.nio.file.Files.createDirectories(folder);
+                Dashboard d;
+                try {
+                    d = Dashboard.start(folder, "127.0.0.1", options.dashboardPort);
+                } catch (java.io.IOException taken) {
+                    d = Dashboard.start(folder, "127.0.0.1", 0);
+                }
+                System.out.println("jgrad dashboard: " + d.address() + " (the runs under " + folder + "; it stops with this run)");
+                return d;
+            } catch (java.io.IOException e) {
+                throw new dev.jgrad.examples.UserError("--dashboard: " + e.getMessage());
+            }
+        }
 
         /**
          * The first training run on a processor measures its tuning first (a few seconds, said in a line), where the

@@ -50,6 +50,13 @@ public final class TrainOptions {
             description = "histograms of the weights and gradients in TensorBoard every N steps, 0 for none (default: ${DEFAULT-VALUE})")
     int histogramEvery = 100;
 
+    @Option(names = "--dashboard", description = "serve the live page of the runs beside this one (./jgrad dashboard) while it trains, and print its address")
+    boolean dashboard;
+
+    @Option(names = "--dashboard-port", paramLabel = "N", defaultValue = "6006",
+            description = "the page's port with --dashboard (default: ${DEFAULT-VALUE}; another free one if it is taken)")
+    int dashboardPort = 6006;
+
     @Option(names = "--overwrite", description = "replace the run already in --out (default: refuse, so that a good run is never replaced by accident)")
     boolean overwrite;
 
@@ -70,6 +77,9 @@ public final class TrainOptions {
         }
         if (saveEvery < 0) {
             throw new ParameterException(spec.commandLine(), "--save-every must be 0 or more, got " + saveEvery);
+        }
+        if (dashboardPort < 0 || dashboardPort > 65535) {
+            throw new ParameterException(spec.commandLine(), "--dashboard-port must be from 0 to 65535, got " + dashboardPort);
         }
         if (histogramEvery < 0) {
             throw new ParameterException(spec.commandLine(), "--histogram-every must be 0 or more, got " + histogramEvery);
@@ -160,6 +170,13 @@ public final class TrainOptions {
 
     public boolean overwrite() {
         return overwrite;
+    }
+
+    /** The folder of runs this run goes into: --out's parent, the resumed run's, or runs/. */
+    Path runsFolder() {
+        Path dir = out != null ? out : resume != null ? resume : null;
+        Path parent = dir == null ? null : dir.toAbsolutePath().normalize().getParent();
+        return parent != null ? parent : Path.of("runs");
     }
 
     /** Options for tests and programs: {@code TrainOptions.of(out, epochs, seed)}. */

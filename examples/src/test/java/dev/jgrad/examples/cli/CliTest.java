@@ -25,6 +25,13 @@ class CliTest {
     }
 
     @Test
+    void theDashboardRefusesAMissingFolderAndABadPortWithExitTwo() {
+        assertEquals(2, Main.run("dashboard", tmp.resolve("nowhere").toString()));
+        assertEquals(2, Main.run("dashboard", tmp.toString(), "--port", "70000"));
+        assertEquals(2, Main.run("train", "mlp", "--dashboard", "--dashboard-port", "-1", "--out", tmp.resolve("r").toString()));
+    }
+
+    @Test
     void unknownFlagsAndMissingArgumentsExitTwo() {
         assertEquals(2, Main.run("--no-such-flag"));
         assertEquals(2, Main.run());

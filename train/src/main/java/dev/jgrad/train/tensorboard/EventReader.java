@@ -41,32 +41,57 @@ public final class EventReader {
      * that came before it.
      */
     public static Map<String, List<Scalar>> scalars(Path dir) throws IOException {
+        return read(dir).scalars();
+    }
+
+    /** One text event (a text summary's string, under its tag without the {@code /text_summary} suffix). */
+    public record Text(String tag, long step, String text) {
+    }
+
+    /** What a log folder holds, as TensorBoard shows it: its scalars and its texts, by tag, in step order as written. */
+    public record Log(Map<String, List<Scalar>> scalars, Map<String, List<Text>> texts) {
+    }
+
+    /** The scalars and texts of the event files directly in {@code dir}, with the restart rule of {@link #scalars}. */
+    public static Log read(Path dir) throws IOException {
         List<Path> files;
         try (Stream<Path> s = Files.list(dir)) {
             files = s.filter(p -> isEventFile(p) && Files.isRegularFile(p)).sorted().toList();
         }
-        Map<String, List<Scalar>> byTag = new LinkedHashMap<>();
+        Map<String, List<Scalar>> scalars = new LinkedHashMap<>();
+        Map<String, List<Text>> texts = new LinkedHashMap<>();
         for (Path f : files) {
             for (ProtoReader event : events(f)) {
                 long step = event.varint(2, 0);
                 if (event.has(7) && event.message(7).varint(1, 0) == 1) {
-                    byTag.values().forEach(list -> list.removeIf(sc -> sc.step() >= step));
+                    scalars.values().forEach(list -> list.removeIf(sc -> sc.step() >= step));
+                    texts.values().forEach(list -> list.removeIf(t -> t.step() >= step));
                 }
                 if (!event.has(5)) {
                     continue;
                 }
-                for (Object v : event.message(5).all(1)) {
-                    ProtoReader value = ProtoReader.parse((byte[]) v);
-                    if (value.has(2)) {
+                try {
+                    for (Object v : event.message(5).all(1)) {
+                        ProtoReader value = ProtoReader.parse((byte[]) v);
                         String tag = value.string(1);
-                        byTag.computeIfAbsent(tag, t -> new ArrayList<>())
-                                .add(new Scalar(tag, step, event.float64(1, 0), value.float32(2, Float.NaN)));
+                        if (value.has(2)) {
+                            scalars.computeIfAbsent(tag, t -> new ArrayList<>())
+                                    .add(new Scalar(tag, step, event.float64(1, 0), value.float32(2, Float.NaN)));
+                        } else if (value.has(8) && tag.endsWith(TEXT_SUFFIX)) {
+                            String name = tag.substring(0, tag.length() - TEXT_SUFFIX.length());
+                            texts.computeIfAbsent(name, t -> new ArrayList<>()).add(new Text(name, step, value.message(8).string(8)));
+                        }
                     }
+                } catch (IllegalArgumentException e) {
+                    throw new IOException(f + ": an event at step " + step + " holds a malformed summary: " + e.getMessage(), e);
                 }
             }
         }
-        return byTag;
+        return new Log(scalars, texts);
     }
+
+    /** The suffix PyTorch's add_text puts after a text's tag. */
+    private static final String TEXT_SUFFIX = "/text_summary";
 
     /** Every whole event of one file, parsed one level. */
     public static List<ProtoReader> events(Path file) throws IOException {

@@ -90,8 +90,39 @@ final class Histogram {
         return new Histogram(min, max, counted, sum, squares, limits, bucket);
     }
 
-    /** The bin whose edges hold x: the last edge at or below it. */
-    private static int bucketOf(double x) {
+    /** The index of 1e-12, the smallest positive edge; edge {@code ZERO + 1 + k} is about 1e-12 * 1.1^k. */
+    private static final int ZERO = EDGES.length / 2;
+    private static final double LOG_STEP = Math.log(1.1);
+
+    /**
+     * The bin whose edges hold x: the last edge at or below it. Found from the logarithm (the edges grow by 1.1), then
+     * corrected against the edges themselves, so it is the bin a search would find, at a third of the cost: a GPT's
+     * histograms bin a million values every few hundred steps.
+     */
+    static int bucketOf(double x) {
+        if (x == 0) {
+            return ZERO;
+        }
+        double a = Math.abs(x);
+        int i;
+        if (a < 1e-12) {
+            i = x > 0 ? ZERO : ZERO - 1;
+        } else {
+            int k = (int) Math.floor(Math.log(a / 1e-12) / LOG_STEP);
+            i = x > 0 ? ZERO + 1 + k : ZERO - 2 - k;
+        }
+        i = Math.max(0, Math.min(EDGES.length - 2, i));
+        while (i > 0 && EDGES[i] > x) {
+            i--;
+        }
+        while (i < EDGES.length - 2 && EDGES[i + 1] <= x) {
+            i++;
+        }
+        return i;
+    }
+
+    /** The bin by binary search: what {@link #bucketOf} must agree with. */
+    static int bucketBySearch(double x) {
         int lo = 0;
         int hi = EDGES.length - 1;
         while (lo < hi) {

@@ -66,6 +66,29 @@ class SummariesTest {
     }
 
     @Test
+    void theLogarithmicBinningFindsTheBinASearchFinds() {
+        java.util.Random r = new java.util.Random(5);
+        java.util.List<Double> xs = new java.util.ArrayList<>(List.of(0.0, -0.0, 1e-12, -1e-12, 5e-13, -5e-13, 1e-30));
+        for (double e : Histogram.EDGES) {
+            xs.add(e);
+            xs.add(Math.nextUp(e));
+            xs.add(Math.nextDown(e));
+        }
+        for (int i = 0; i < 100_000; i++) {
+            double v = Math.pow(10, -14 + 34 * r.nextDouble());
+            xs.add(r.nextBoolean() ? v : -v);
+            xs.add((double) (float) (r.nextGaussian() * 0.02));
+        }
+        int last = Histogram.EDGES.length - 2;
+        for (double x : xs) {
+            if (x < Histogram.EDGES[0] || x > Histogram.EDGES[last + 1]) {
+                continue;
+            }
+            assertEquals(Math.min(last, Histogram.bucketBySearch(x)), Histogram.bucketOf(x), "x = " + x);
+        }
+    }
+
+    @Test
     void nothingToBinGivesNoHistogram() {
         assertNull(Histogram.of(new float[0]));
         assertNull(Histogram.of(new float[] {Float.NaN, 3e20f, Float.NEGATIVE_INFINITY}));
