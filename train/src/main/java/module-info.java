@@ -6,7 +6,7 @@ module dev.jgrad.train {
     requires transitive dev.jgrad.nn;
     // loss.png
     requires org.jfree.jfreechart;
-    requires java.desktop;
+    requires transitive java.desktop;
     // Ctrl-C and SIGTERM stop a run at the end of a step (sun.misc.Signal).
     requires jdk.unsupported;
     // The dashboard's page (com.sun.net.httpserver).

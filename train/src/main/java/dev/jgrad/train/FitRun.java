@@ -78,7 +78,12 @@ final class FitRun {
                 status.ended(r.interrupted() ? "interrupted" : "finished", pos.step, null);
                 return r;
             } catch (RuntimeException e) {
-                status.ended("failed", pos.step, e.getMessage());
+                if (loop.saved) {
+                    status.ended("failed", pos.step, e.getMessage());
+                } else {
+                    // Nothing of this run reached the folder: it still holds what it held, and says so.
+                    status.restore();
+                }
                 throw e;
             } finally {
                 Interrupt.inLoop(false);

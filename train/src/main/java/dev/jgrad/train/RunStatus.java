@@ -13,7 +13,8 @@ import java.util.Optional;
  * Where a run stands, for those who watch it (the dashboard): {@code status.json} in its folder, {@code {"state":
  * "running" | "finished" | "interrupted" | "failed", "pid", "started", "updated" (ms since the epoch), "step",
  * "total_steps", "error"}}. Written atomically after the run's first step, again at most every {@link #EVERY_MS}, and at
- * its end; a run refused before its first step writes none. A "running" state whose process is gone was killed.
+ * its end; a run refused before its first step writes none, and one that fails before its first checkpoint puts back
+ * the status the folder held. A "running" state whose process is gone was killed.
  */
 public final class RunStatus {
     /** The file's name in a run folder. */
@@ -27,9 +28,36 @@ public final class RunStatus {
     private long lastWrite;
     private boolean written;
 
+    /** The status file the folder held before this run (null: none), put back if the run leaves nothing of its own. */
+    private final byte[] before;
+
     RunStatus(Path dir, long totalSteps) {
         this.dir = dir;
         this.totalSteps = totalSteps;
+        byte[] b;
+        try {
+            Path f = dir.resolve(FILE);
+            b = Files.isRegularFile(f) && Files.size(f) <= 64 * 1024 ? Files.readAllBytes(f) : null;
+        } catch (IOException e) {
+            b = null;
+        }
+        this.before = b;
+    }
+
+    /** Puts back the status the folder held before this run (or removes this run's), where this run wrote one. */
+    void restore() {
+        if (!written) {
+            return;
+        }
+        try {
+            if (before != null) {
+                AtomicFile.write(dir.resolve(FILE), before);
+            } else {
+                Files.deleteIfExists(dir.resolve(FILE));
+            }
+        } catch (IOException e) {
+            // The status is for watchers: what it says is then this run's last "running".
+        }
     }
 
     /** After a step: the first one and then one every {@link #EVERY_MS} rewrite the file. */

@@ -236,7 +236,11 @@ final class TrainingLoop {
             Checkpoints.add(files, dir, fit.model, fit.optimizer, checkpointMetadata());
         }
         commit(files);
+        saved = true;
     }
+
+    /** Whether this process wrote a checkpoint into the folder: until it does, the folder still holds what was there. */
+    boolean saved;
 
     /** The files every checkpoint holds beside the model: metrics.csv, config.json and the run's own files. */
     AtomicFileSet checkpointFiles() {
