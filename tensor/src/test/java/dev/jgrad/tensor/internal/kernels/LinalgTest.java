@@ -53,6 +53,11 @@ class LinalgTest {
             Tensor bt = b.t().contiguous().t();
             assertArrayEquals(ref, at.matmul(bt).to(DType.FLOAT64).toDoubleArray(), 1e-4 * s[1]);
             assertArrayEquals(ref, a.matmul(bt).to(DType.FLOAT64).toDoubleArray(), 1e-4 * s[1]);
+            // B's columns a window of a wider matrix: its rows further apart than its width, and not at the start.
+            Tensor wide = Tensor.randn(g, s[1], s[2] + 37);
+            wide.slice(1, 5, 5 + s[2], 1).copyFrom(b);
+            Tensor window = wide.slice(1, 5, 5 + s[2], 1);
+            assertArrayEquals(ref, a.matmul(window).to(DType.FLOAT64).toDoubleArray(), 1e-4 * s[1]);
         }
     }
 
