@@ -210,7 +210,7 @@ final class FitRun {
             }
         }
         TrainingLoop.commit(files);
-        String written = dir + "/{" + String.join(", ", files.names()) + "}";
+        String written = dir + "/{" + String.join(", ", files.names()) + (Files.isDirectory(dir.resolve(RunLog.FOLDER)) ? ", tb/" : "") + "}";
         String time = String.format(Locale.ROOT, "%.1f s", (System.nanoTime() - started) / 1e9);
         if (interrupted) {
             out.println("Stopped at " + loop.where() + " (interrupted): wrote the run so far, " + written + ", in " + time);
