@@ -270,7 +270,8 @@ public final class SummaryWriter implements AutoCloseable {
                 if (!failed) {
                     try {
                         t.run(out);
-                    } catch (IOException | RuntimeException e) {
+                    } catch (IOException | RuntimeException | OutOfMemoryError e) {
+                        // Out of memory too (a huge image): the logging stops with its line, the run goes on.
                         fail(e);
                     }
                 }
@@ -285,7 +286,7 @@ public final class SummaryWriter implements AutoCloseable {
         }
     }
 
-    private void fail(Exception e) {
+    private void fail(Throwable e) {
         failed = true;
         String reason = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
         warnings.println("jgrad: TensorBoard logging stopped (the run goes on): could not write under " + logDir + ": " + reason);
