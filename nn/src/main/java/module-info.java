@@ -6,5 +6,6 @@ module dev.jgrad.nn {
     exports dev.jgrad.nn.data;
     exports dev.jgrad.nn.gpt;
     exports dev.jgrad.nn.io;
+    exports dev.jgrad.nn.onnx;
     exports dev.jgrad.nn.optim;
 }

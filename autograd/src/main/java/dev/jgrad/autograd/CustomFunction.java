@@ -46,6 +46,19 @@ public final class CustomFunction {
      */
     public static Variable apply(String name, Tensor output, Variable[] inputs, Tensor[] saved, Backward rule,
                                  Function<Variable[], Variable> definition) {
+        return apply(name, java.util.Map.of(), output, inputs, saved, rule, definition);
+    }
+
+    /**
+     * As {@link #apply(String, Tensor, Variable[], Tensor[], Backward, Function)}, with the op's settings
+     * ({@code attributes}: its kernel, stride, epsilon, a mask as a variable...), which a {@link Trace} records
+     * for exporters. A trace whose exporter does not map {@code name} records the definition's ops as well.
+     */
+    public static Variable apply(String name, java.util.Map<String, Object> attributes, Tensor output, Variable[] inputs,
+                                 Tensor[] saved, Backward rule, Function<Variable[], Variable> definition) {
+        if (Trace.on()) {
+            traced(name, attributes, output, inputs, definition);
+        }
         Op op = Op.of(name, output, inputs);
         if (!op.recording()) {
             return op.backward(null);
@@ -82,6 +95,21 @@ public final class CustomFunction {
             }
             return out;
         });
+    }
+
+    /**
+     * Records the op in the open trace: its definition first, when the trace's exporter does not map it (the
+     * definition's value stands for the output: an alias), then the op itself with its attributes.
+     */
+    private static void traced(String name, java.util.Map<String, Object> attributes, Tensor output, Variable[] inputs,
+                               Function<Variable[], Variable> definition) {
+        if (definition != null && !Trace.mapped(name)) {
+            try (NoGrad g = NoGrad.enter()) {
+                Variable composite = definition.apply(inputs);
+                Trace.record(new Variable(output), "alias", composite);
+            }
+        }
+        Trace.custom(name, output, inputs, attributes);
     }
 
     /**

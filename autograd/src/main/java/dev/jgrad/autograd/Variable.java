@@ -220,230 +220,281 @@ public class Variable implements ArrayOps<Variable> {
 
     @Override
     public Variable unary(UnaryOp op) {
-        return PointwiseOps.unary(op, this);
+        Variable out = PointwiseOps.unary(op, this);
+        return Trace.on() ? Trace.record(out, "unary", this, op) : out;
     }
 
     @Override
     public Variable binary(BinaryOp op, Variable other) {
-        return PointwiseOps.binary(op, this, other);
+        Variable out = PointwiseOps.binary(op, this, other);
+        return Trace.on() ? Trace.record(out, "binary", this, op, other) : out;
     }
 
     @Override
     public Variable clamp(double min, double max) {
-        return PointwiseOps.clamp(this, min, max);
+        Variable out = PointwiseOps.clamp(this, min, max);
+        return Trace.on() ? Trace.record(out, "clamp", this, min, max) : out;
     }
 
     @Override
     public Variable where(Variable cond, Variable other) {
-        return PointwiseOps.where(cond.data, this, other);
+        Variable out = PointwiseOps.where(cond.data, this, other);
+        return Trace.on() ? Trace.record(out, "where", this, cond, other) : out;
     }
 
     @Override
     public Variable maskedFill(Tensor mask, double value) {
-        return PointwiseOps.maskedFill(this, mask, value);
+        Variable out = PointwiseOps.maskedFill(this, mask, value);
+        return Trace.on() ? Trace.record(out, "maskedFill", this, mask, value) : out;
     }
 
     /** {@code x.masked_fill(mask, value)} with a mask computed from variables ({@code x.maskedFill(x.lt(0), 0)}). */
     public Variable maskedFill(Variable mask, double value) {
-        return PointwiseOps.maskedFill(this, mask.data, value);
+        Variable out = PointwiseOps.maskedFill(this, mask.data, value);
+        return Trace.on() ? Trace.record(out, "maskedFill", this, mask, value) : out;
     }
 
     /** A cast; between floating types the gradient is cast back, to an integer or bool type it stops. */
     @Override
     public Variable to(DType dtype) {
-        return PointwiseOps.to(this, dtype);
+        Variable out = PointwiseOps.to(this, dtype);
+        return Trace.on() ? Trace.record(out, "to", this, dtype) : out;
     }
 
     @Override
     public Variable sum(int[] dims, boolean keepdim) {
-        return ReduceOps.sum(this, dims, keepdim);
+        Variable out = ReduceOps.sum(this, dims, keepdim);
+        return Trace.on() ? Trace.record(out, "sum", this, dims, keepdim) : out;
     }
 
     @Override
     public Variable mean(int[] dims, boolean keepdim) {
-        return ReduceOps.mean(this, dims, keepdim);
+        Variable out = ReduceOps.mean(this, dims, keepdim);
+        return Trace.on() ? Trace.record(out, "mean", this, dims, keepdim) : out;
     }
 
     @Override
     public Variable prod(int[] dims, boolean keepdim) {
-        return ReduceOps.prod(this, dims, keepdim);
+        Variable out = ReduceOps.prod(this, dims, keepdim);
+        return Trace.on() ? Trace.record(out, "prod", this, dims, keepdim) : out;
     }
 
     @Override
     public Variable amax(int[] dims, boolean keepdim) {
-        return ReduceOps.amaxAmin(this, dims, keepdim, true);
+        Variable out = ReduceOps.amaxAmin(this, dims, keepdim, true);
+        return Trace.on() ? Trace.record(out, "amax", this, dims, keepdim) : out;
     }
 
     @Override
     public Variable amin(int[] dims, boolean keepdim) {
-        return ReduceOps.amaxAmin(this, dims, keepdim, false);
+        Variable out = ReduceOps.amaxAmin(this, dims, keepdim, false);
+        return Trace.on() ? Trace.record(out, "amin", this, dims, keepdim) : out;
     }
 
     @Override
     public Variable logsumexp(int[] dims, boolean keepdim) {
-        return ReduceOps.logsumexp(this, dims, keepdim);
+        Variable out = ReduceOps.logsumexp(this, dims, keepdim);
+        return Trace.on() ? Trace.record(out, "logsumexp", this, dims, keepdim) : out;
     }
 
     @Override
     public Variable var(int[] dims, double correction, boolean keepdim) {
-        return ReduceOps.var(this, dims, correction, keepdim);
+        Variable out = ReduceOps.var(this, dims, correction, keepdim);
+        return Trace.on() ? Trace.record(out, "var", this, dims, correction, keepdim) : out;
     }
 
     /** {@code torch.max(x, dim)}: values (the gradient goes to the chosen index) and int64 indices. */
     @Override
     public ValuesIndices<Variable> max(int dim, boolean keepdim) {
-        return ReduceOps.maxMin(this, dim, keepdim, true);
+        ValuesIndices<Variable> out = ReduceOps.maxMin(this, dim, keepdim, true);
+        if (Trace.on()) {
+            Trace.recordAll(new Tensor[] {out.values().data, out.indices()}, "max", this, dim, keepdim);
+        }
+        return out;
     }
 
     @Override
     public ValuesIndices<Variable> min(int dim, boolean keepdim) {
-        return ReduceOps.maxMin(this, dim, keepdim, false);
+        ValuesIndices<Variable> out = ReduceOps.maxMin(this, dim, keepdim, false);
+        if (Trace.on()) {
+            Trace.recordAll(new Tensor[] {out.values().data, out.indices()}, "min", this, dim, keepdim);
+        }
+        return out;
     }
 
     @Override
     public Variable softmax(int dim) {
-        return ReduceOps.softmax(this, dim, false);
+        Variable out = ReduceOps.softmax(this, dim, false);
+        return Trace.on() ? Trace.record(out, "softmax", this, dim) : out;
     }
 
     @Override
     public Variable logSoftmax(int dim) {
-        return ReduceOps.softmax(this, dim, true);
+        Variable out = ReduceOps.softmax(this, dim, true);
+        return Trace.on() ? Trace.record(out, "logSoftmax", this, dim) : out;
     }
 
     @Override
     public Variable sumTo(int... shape) {
-        return ReduceOps.sumTo(this, shape);
+        Variable out = ReduceOps.sumTo(this, shape);
+        return Trace.on() ? Trace.record(out, "sumTo", this, shape) : out;
     }
 
     @Override
     public Variable view(int... shape) {
-        return ViewOps.reshapeLike("view", this, data.view(shape));
+        Variable out = ViewOps.reshapeLike("view", this, data.view(shape));
+        return Trace.on() ? Trace.record(out, "view", this, shape) : out;
     }
 
     @Override
     public Variable reshape(int... shape) {
-        return ViewOps.reshapeLike("reshape", this, data.reshape(shape));
+        Variable out = ViewOps.reshapeLike("reshape", this, data.reshape(shape));
+        return Trace.on() ? Trace.record(out, "reshape", this, shape) : out;
     }
 
     @Override
     public Variable transpose(int dim0, int dim1) {
-        return ViewOps.transpose(this, dim0, dim1);
+        Variable out = ViewOps.transpose(this, dim0, dim1);
+        return Trace.on() ? Trace.record(out, "transpose", this, dim0, dim1) : out;
     }
 
     @Override
     public Variable permute(int... dims) {
-        return ViewOps.permute(this, dims);
+        Variable out = ViewOps.permute(this, dims);
+        return Trace.on() ? Trace.record(out, "permute", this, dims) : out;
     }
 
     @Override
     public Variable expand(int... sizes) {
-        return ViewOps.expand(this, sizes);
+        Variable out = ViewOps.expand(this, sizes);
+        return Trace.on() ? Trace.record(out, "expand", this, sizes) : out;
     }
 
     @Override
     public Variable unsqueeze(int dim) {
-        return ViewOps.reshapeLike("unsqueeze", this, data.unsqueeze(dim));
+        Variable out = ViewOps.reshapeLike("unsqueeze", this, data.unsqueeze(dim));
+        return Trace.on() ? Trace.record(out, "unsqueeze", this, dim) : out;
     }
 
     @Override
     public Variable squeeze() {
-        return ViewOps.reshapeLike("squeeze", this, data.squeeze());
+        Variable out = ViewOps.reshapeLike("squeeze", this, data.squeeze());
+        return Trace.on() ? Trace.record(out, "squeeze", this) : out;
     }
 
     @Override
     public Variable squeeze(int dim) {
-        return ViewOps.reshapeLike("squeeze", this, data.squeeze(dim));
+        Variable out = ViewOps.reshapeLike("squeeze", this, data.squeeze(dim));
+        return Trace.on() ? Trace.record(out, "squeeze", this, dim) : out;
     }
 
     @Override
     public Variable slice(int dim, int start, int end, int step) {
-        return ViewOps.slice(this, dim, start, end, step);
+        Variable out = ViewOps.slice(this, dim, start, end, step);
+        return Trace.on() ? Trace.record(out, "slice", this, dim, start, end, step) : out;
     }
 
     @Override
     public Variable select(int dim, int index) {
-        return ViewOps.select(this, dim, index);
+        Variable out = ViewOps.select(this, dim, index);
+        return Trace.on() ? Trace.record(out, "select", this, dim, index) : out;
     }
 
     @Override
     public Variable diagonal(int offset, int dim1, int dim2) {
-        return ViewOps.diagonal(this, offset, dim1, dim2);
+        Variable out = ViewOps.diagonal(this, offset, dim1, dim2);
+        return Trace.on() ? Trace.record(out, "diagonal", this, offset, dim1, dim2) : out;
     }
 
     @Override
     public Variable unfold(int dim, int size, int step) {
-        return ViewOps.unfold(this, dim, size, step);
+        Variable out = ViewOps.unfold(this, dim, size, step);
+        return Trace.on() ? Trace.record(out, "unfold", this, dim, size, step) : out;
     }
 
     @Override
     public Variable flip(int... dims) {
-        return ViewOps.flip(this, dims);
+        Variable out = ViewOps.flip(this, dims);
+        return Trace.on() ? Trace.record(out, "flip", this, dims) : out;
     }
 
     @Override
     public Variable pad(int[] pad, double value) {
-        return ViewOps.pad(this, pad, value);
+        Variable out = ViewOps.pad(this, pad, value);
+        return Trace.on() ? Trace.record(out, "pad", this, pad, value) : out;
     }
 
     /** A copy with its own storage, still connected to the graph (unlike {@link #detach()}). */
     @Override
     public Variable clone() {
-        return ViewOps.copy("clone", this);
+        Variable out = ViewOps.copy("clone", this);
+        return Trace.on() ? Trace.record(out, "clone", this) : out;
     }
 
     @Override
     public Variable index(Index... indices) {
-        return IndexOps.index(this, indices);
+        Variable out = IndexOps.index(this, indices);
+        return Trace.on() ? Trace.record(out, "index", this, indices) : out;
     }
 
     @Override
     public Variable gather(int dim, Tensor index) {
-        return IndexOps.gather(this, dim, index);
+        Variable out = IndexOps.gather(this, dim, index);
+        return Trace.on() ? Trace.record(out, "gather", this, dim, index) : out;
     }
 
     @Override
     public Variable takeAlongDim(Tensor index, int dim) {
-        return IndexOps.takeAlongDim(this, index, dim);
+        Variable out = IndexOps.takeAlongDim(this, index, dim);
+        return Trace.on() ? Trace.record(out, "takeAlongDim", this, index, dim) : out;
     }
 
     @Override
     public Variable scatter(int dim, Tensor index, Variable src) {
-        return IndexOps.scatter(this, dim, index, src);
+        Variable out = IndexOps.scatter(this, dim, index, src);
+        return Trace.on() ? Trace.record(out, "scatter", this, dim, index, src) : out;
     }
 
     @Override
     public Variable scatterAdd(int dim, Tensor index, Variable src) {
-        return IndexOps.scatterAdd(this, dim, index, src);
+        Variable out = IndexOps.scatterAdd(this, dim, index, src);
+        return Trace.on() ? Trace.record(out, "scatterAdd", this, dim, index, src) : out;
     }
 
     @Override
     public Variable scatterReduce(int dim, Tensor index, Variable src, ScatterReduce reduce, boolean includeSelf) {
-        return IndexOps.scatterReduce(this, dim, index, src, reduce, includeSelf);
+        Variable out = IndexOps.scatterReduce(this, dim, index, src, reduce, includeSelf);
+        return Trace.on() ? Trace.record(out, "scatterReduce", this, dim, index, src, reduce, includeSelf) : out;
     }
 
     @Override
     public Variable indexSelect(int dim, Tensor index) {
-        return IndexOps.indexSelect(this, dim, index);
+        Variable out = IndexOps.indexSelect(this, dim, index);
+        return Trace.on() ? Trace.record(out, "indexSelect", this, dim, index) : out;
     }
 
     @Override
     public Variable indexAdd(int dim, Tensor index, Variable source) {
-        return IndexOps.indexAdd(this, dim, index, source);
+        Variable out = IndexOps.indexAdd(this, dim, index, source);
+        return Trace.on() ? Trace.record(out, "indexAdd", this, dim, index, source) : out;
     }
 
     @Override
     public Variable indexPut(Index[] indices, Variable values, boolean accumulate) {
-        return IndexOps.indexPut(this, indices, values, accumulate);
+        Variable out = IndexOps.indexPut(this, indices, values, accumulate);
+        return Trace.on() ? Trace.record(out, "indexPut", this, indices, values, accumulate) : out;
     }
 
     @Override
     public Variable matmul(Variable other) {
-        return LinalgOps.matmul(this, other);
+        Variable out = LinalgOps.matmul(this, other);
+        return Trace.on() ? Trace.record(out, "matmul", this, other) : out;
     }
 
     @Override
     public Variable inplace(BinaryOp op, Variable other) {
-        return InplaceOps.binary(op, this, other);
+        Variable out = InplaceOps.binary(op, this, other);
+        return Trace.on() ? Trace.record(out, "inplace", this, op, other) : out;
     }
 
     @Override
@@ -453,17 +504,20 @@ public class Variable implements ArrayOps<Variable> {
 
     @Override
     public Variable maskedFilli(Tensor mask, double value) {
-        return InplaceOps.maskedFill(this, mask, value);
+        Variable out = InplaceOps.maskedFill(this, mask, value);
+        return Trace.on() ? Trace.record(out, "maskedFilli", this, mask, value) : out;
     }
 
     @Override
     public Variable copyFrom(Variable src) {
-        return InplaceOps.copy(this, src);
+        Variable out = InplaceOps.copy(this, src);
+        return Trace.on() ? Trace.record(out, "copyFrom", this, src) : out;
     }
 
     @Override
     public Variable fill(double value) {
-        return InplaceOps.fill(this, value);
+        Variable out = InplaceOps.fill(this, value);
+        return Trace.on() ? Trace.record(out, "fill", this, value) : out;
     }
 
     // ---------------------------------------------------------------- functions of several values
@@ -490,32 +544,38 @@ public class Variable implements ArrayOps<Variable> {
 
     /** {@code torch.cat(parts, dim)}: the variables joined along {@code dim}; the gradient flows back to each part. */
     public static Variable cat(List<Variable> parts, int dim) {
-        return IndexOps.cat(parts, dim);
+        Variable out = IndexOps.cat(parts, dim);
+        return Trace.on() ? Trace.record(out, "cat", parts, dim) : out;
     }
 
     /** {@code torch.cat} along {@code dim}. */
     public static Variable cat(int dim, Variable... parts) {
-        return IndexOps.cat(Arrays.asList(parts), dim);
+        Variable out = IndexOps.cat(Arrays.asList(parts), dim);
+        return Trace.on() ? Trace.record(out, "cat", Arrays.asList(parts), dim) : out;
     }
 
     /** {@code torch.stack(parts, dim)}: the variables, all of one shape, along a new dim. */
     public static Variable stack(List<Variable> parts, int dim) {
-        return IndexOps.stack(parts, dim);
+        Variable out = IndexOps.stack(parts, dim);
+        return Trace.on() ? Trace.record(out, "stack", parts, dim) : out;
     }
 
     /** {@code torch.stack} along {@code dim}. */
     public static Variable stack(int dim, Variable... parts) {
-        return IndexOps.stack(Arrays.asList(parts), dim);
+        Variable out = IndexOps.stack(Arrays.asList(parts), dim);
+        return Trace.on() ? Trace.record(out, "stack", Arrays.asList(parts), dim) : out;
     }
 
     /** {@code F.linear(x, w, b)}; b may be null. */
     public static Variable linear(Variable x, Variable w, Variable b) {
-        return LinalgOps.linear(x, w, b);
+        Variable out = LinalgOps.linear(x, w, b);
+        return Trace.on() ? Trace.record(out, "linear", x, w, b) : out;
     }
 
     /** {@code torch.einsum(equation, operands)}, differentiable in every operand. */
     public static Variable einsum(String equation, Variable... operands) {
-        return dev.jgrad.tensor.Einsum.run(equation, Arrays.asList(operands));
+        Variable out = dev.jgrad.tensor.Einsum.run(equation, Arrays.asList(operands));
+        return Trace.on() ? Trace.record(out, "einsum", equation, operands) : out;
     }
 
     /** The values, and where this value came from in the graph. */

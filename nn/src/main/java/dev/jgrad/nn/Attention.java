@@ -1,6 +1,7 @@
 package dev.jgrad.nn;
 
 import dev.jgrad.autograd.CustomFunction;
+import dev.jgrad.autograd.Trace;
 import dev.jgrad.autograd.Variable;
 import dev.jgrad.tensor.DType;
 import dev.jgrad.tensor.internal.fused.FusedAttention;
@@ -45,7 +46,9 @@ public final class Attention {
      */
     public static Variable scaledDotProduct(Variable q, Variable k, Variable v, Tensor mask, boolean causal, double scale) {
         boolean bool = mask == null || mask.dtype() == DType.BOOL;
-        return attend(q, k, v, bool ? mask : null, bool ? null : mask, causal, scale);
+        int mark = Trace.mark();
+        return Trace.annotate(mark, attend(q, k, v, bool ? mask : null, bool ? null : mask, causal, scale), "attention", q, k, v, mask, causal,
+                scale);
     }
 
     /** The one implementation of attention: {@code masked} (bool, true = out) and {@code bias} (added) may each be null. */
@@ -137,6 +140,7 @@ public final class Attention {
     public static Variable multiHead(Variable query, Variable key, Variable value, int numHeads,
                                      Variable inProjWeight, Variable inProjBias, Variable outProjWeight, Variable outProjBias,
                                      Tensor keyPaddingMask, Tensor attnMask, boolean causal) {
+        int mark = Trace.mark();
         if (query.dim() != 3 || key.dim() != 3 || value.dim() != 3) {
             throw new ShapeException("multi_head_attention: query, key and value must be (B, T, E) with batch_first, got "
                     + Shape.str(query.shape()) + ", " + Shape.str(key.shape()) + ", " + Shape.str(value.shape()));
@@ -191,7 +195,8 @@ public final class Attention {
         }
         Variable heads = attend(q, k, v, mask, bias, causal, Double.NaN);
         Variable merged = heads.transpose(1, 2).reshape(b, t, e);
-        return Variable.linear(merged, outProjWeight, outProjBias);
+        return Trace.annotate(mark, Variable.linear(merged, outProjWeight, outProjBias), "multi_head_attention", query, key, value, numHeads,
+                inProjWeight, inProjBias, outProjWeight, outProjBias, keyPaddingMask, attnMask, causal);
     }
 
     /** The q, k or v projection ({@code part} 0, 1, 2) with its rows of the packed in-projection. */

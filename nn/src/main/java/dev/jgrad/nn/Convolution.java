@@ -1,6 +1,7 @@
 package dev.jgrad.nn;
 
 import dev.jgrad.autograd.CustomFunction;
+import dev.jgrad.autograd.Trace;
 import dev.jgrad.autograd.Variable;
 import dev.jgrad.tensor.internal.fused.FusedConv2d;
 import dev.jgrad.tensor.Shape;
@@ -67,12 +68,16 @@ public final class Convolution {
         }
         int[] kernel = Arrays.copyOfRange(ws, 2, k + 2);
         int[] out = outputSize(xs, kernel, stride, padding, dilation, k);
+        int mark = Trace.mark();
+        Variable y;
         if (groups == 1 && Functional.allFloat32(x, w, b)) {
-            return k == 2 ? fused(x, w, b, kernel, stride, padding, dilation, out)
+            y = k == 2 ? fused(x, w, b, kernel, stride, padding, dilation, out)
                     : fused(x.unsqueeze(2), w.unsqueeze(2), b, new int[] {1, kernel[0]}, new int[] {1, stride[0]},
                             new int[] {0, padding[0]}, new int[] {1, dilation[0]}, new int[] {1, out[0]}).squeeze(2);
+        } else {
+            y = composite(x, w, b, kernel, stride, padding, dilation, groups, k, out);
         }
-        return composite(x, w, b, kernel, stride, padding, dilation, groups, k, out);
+        return Trace.annotate(mark, y, "conv", x, w, b, stride.clone(), padding.clone(), dilation.clone(), groups);
     }
 
     /** The convolution as im2col in differentiable ops: the definition of the fused op, and what it cannot run. */

@@ -1,6 +1,7 @@
 package dev.jgrad.nn;
 
 import dev.jgrad.autograd.CustomFunction;
+import dev.jgrad.autograd.Trace;
 import dev.jgrad.autograd.Variable;
 import dev.jgrad.tensor.internal.fused.FusedLayerNorm;
 import dev.jgrad.tensor.DType;
@@ -27,10 +28,10 @@ public final class Functional {
                     + ", expected input with shape [*, " + Shape.str(normalizedShape).substring(1) + ", but got input of size"
                     + Shape.str(shape));
         }
-        if (k == 1 && allFloat32(x, weight, bias) && shape[shape.length - 1] > 0) {
-            return fusedLayerNorm(x, weight, bias, eps);
-        }
-        return layerNormComposite(x, k, weight, bias, eps);
+        int mark = Trace.mark();
+        Variable y = k == 1 && allFloat32(x, weight, bias) && shape[shape.length - 1] > 0
+                ? fusedLayerNorm(x, weight, bias, eps) : layerNormComposite(x, k, weight, bias, eps);
+        return Trace.annotate(mark, y, "layer_norm", x, weight, bias, k, eps);
     }
 
     /** Layer norm over the last dim in float32 as one op ({@link FusedLayerNorm}); the composite is its definition. */
@@ -99,7 +100,9 @@ public final class Functional {
         }
         int[] out = Arrays.copyOf(indices.shape(), indices.dim() + 1);
         out[indices.dim()] = weight.size(1);
-        return weight.indexSelect(0, indices.reshape(-1)).reshape(out);
+        int mark = Trace.mark();
+        Variable y = weight.indexSelect(0, indices.reshape(-1)).reshape(out);
+        return Trace.annotate(mark, y, "embedding", indices, weight);
     }
 
     /** {@code F.dropout}: zeroes elements with probability p and scales the rest by 1/(1-p) in training; identity otherwise. */

@@ -1,6 +1,7 @@
 package dev.jgrad.nn;
 
 import dev.jgrad.autograd.NoGrad;
+import dev.jgrad.autograd.Trace;
 import dev.jgrad.autograd.Variable;
 import dev.jgrad.tensor.Shape;
 import dev.jgrad.tensor.ShapeException;
@@ -61,9 +62,11 @@ public final class Normalization {
             if (runningMean == null || runningVar == null) {
                 throw new IllegalArgumentException("batch_norm: running_mean and running_var are needed outside training");
             }
+            int mark = Trace.mark();
             Variable mean = Variable.of(runningMean.view(perChannel));
             Variable inv = Variable.of(runningVar.add(eps).rsqrt().view(perChannel));
             y = x.sub(mean).mul(inv);
+            return Trace.annotate(mark, affine(y, weight, bias, perChannel), "batch_norm", x, runningMean, runningVar, weight, bias, eps);
         }
         return affine(y, weight, bias, perChannel);
     }

@@ -1,6 +1,7 @@
 package dev.jgrad.nn;
 
 import dev.jgrad.autograd.CustomFunction;
+import dev.jgrad.autograd.Trace;
 import dev.jgrad.autograd.Variable;
 import dev.jgrad.tensor.DType;
 import dev.jgrad.tensor.internal.fused.FusedMaxPool2d;
@@ -32,6 +33,7 @@ public final class Pooling {
 
     /** {@code F.avg_pool2d(x, kernel_size, stride, padding, ceil_mode, count_include_pad)}. */
     public static Variable avgPool2d(Variable x, int[] kernel, int[] stride, int[] padding, boolean ceilMode, boolean countIncludePad) {
+        int mark = Trace.mark();
         String name = "avg_pool2d";
         Variable in = batched(x, 2, name);
         int[] s = strideOrKernel(stride, kernel);
@@ -40,7 +42,8 @@ public final class Pooling {
         Variable sums = Convolution.windows(in.pad(geo.pads), kernel, s, one, 2).sum(new int[] {-2, -1}, false);
         int[] size = {in.size(2), in.size(3)};
         Tensor divisor = Tensor.of(avgDivisor(geo.out, size, kernel, s, padding, countIncludePad), geo.out[0], geo.out[1]);
-        Variable y = sums.div(Variable.of(divisor.to(sums.dtype())));
+        Variable y = Trace.annotate(mark, sums.div(Variable.of(divisor.to(sums.dtype()))), "avg_pool", in, kernel.clone(), s, padding.clone(),
+                ceilMode, countIncludePad);
         return x.dim() == 3 ? y.squeeze(0) : y;
     }
 
@@ -63,6 +66,7 @@ public final class Pooling {
      * faster than a max over unfolded windows and its scatter; 1-d pooling runs as 2-d over a height of 1.
      */
     private static Variable maxPool(Variable x, int[] kernel, int[] stride, int[] padding, int[] dilation, boolean ceilMode, int k) {
+        int mark = Trace.mark();
         String name = "max_pool" + k + "d";
         Variable in = batched(x, k, name);
         if (in.dtype() != DType.FLOAT32 && in.dtype() != DType.FLOAT64) {
@@ -81,7 +85,7 @@ public final class Pooling {
         Variable y = CustomFunction.apply(name, r.values(), new Variable[] {planes}, new Tensor[] {r.indices()},
                 (g, saved, needs) -> new Tensor[] {FusedMaxPool2d.maxPool2dBackward(g, saved[0], planeShape, win)},
                 ins -> readAt(ins[0], FusedMaxPool2d.flatIndices(r.indices(), win, planeShape[planeShape.length - 1])));
-        y = k == 1 ? y.squeeze(-2) : y;
+        y = Trace.annotate(mark, k == 1 ? y.squeeze(-2) : y, "max_pool", in, kernel.clone(), s, padding.clone(), dilation.clone(), ceilMode);
         return x.dim() == k + 1 ? y.squeeze(0) : y;
     }
 

@@ -1,6 +1,7 @@
 package dev.jgrad.nn;
 
 import dev.jgrad.autograd.CustomFunction;
+import dev.jgrad.autograd.Trace;
 import dev.jgrad.autograd.Variable;
 import dev.jgrad.tensor.internal.fused.FusedLstm;
 import dev.jgrad.tensor.Shape;
@@ -33,9 +34,16 @@ public final class Recurrent {
         int hidden = wHh.size(1);
         check("lstm", x, h0, wIh, wHh, 4, hidden);
         checkState("lstm", "c0", c0, x.size(0), hidden);
-        if (Functional.allFloat32(x, h0, c0, wIh, wHh, bIh, bHh)) {
-            return fusedLstm(x, h0, c0, wIh, wHh, bIh, bHh);
+        int mark = Trace.mark();
+        State s = Functional.allFloat32(x, h0, c0, wIh, wHh, bIh, bHh) ? fusedLstm(x, h0, c0, wIh, wHh, bIh, bHh)
+                : compositeLstm(x, h0, c0, wIh, wHh, bIh, bHh);
+        if (Trace.on()) {
+            Trace.annotate(mark, new Variable[] {s.output(), s.hidden(), s.cell()}, "lstm", x, h0, c0, wIh, wHh, bIh, bHh);
         }
+        return s;
+    }
+
+    private static State compositeLstm(Variable x, Variable h0, Variable c0, Variable wIh, Variable wHh, Variable bIh, Variable bHh) {
         List<Variable[]> steps = steps(x, h0, c0, wIh, wHh, bIh, bHh);
         List<Variable> outs = new ArrayList<>(steps.size());
         Variable h = h0;
@@ -133,6 +141,7 @@ public final class Recurrent {
     public static State gru(Variable x, Variable h0, Variable wIh, Variable wHh, Variable bIh, Variable bHh) {
         int hidden = wHh.size(1);
         check("gru", x, h0, wIh, wHh, 3, hidden);
+        int mark = Trace.mark();
         Variable projected = project(x, wIh, bIh, null);
         Variable h = h0;
         List<Variable> outs = new ArrayList<>(x.size(1));
@@ -145,7 +154,11 @@ public final class Recurrent {
             h = n.add(z.mul(h.sub(n)));
             outs.add(h);
         }
-        return new State(Variable.stack(outs, 1), h, null);
+        State s = new State(Variable.stack(outs, 1), h, null);
+        if (Trace.on()) {
+            Trace.annotate(mark, new Variable[] {s.output(), s.hidden()}, "gru", x, h0, wIh, wHh, bIh, bHh);
+        }
+        return s;
     }
 
     /** {@code x W_ih^T + b_ih (+ b_hh)} for every step at once: {@code (B, T, G H)}. */

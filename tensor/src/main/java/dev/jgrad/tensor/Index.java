@@ -13,7 +13,19 @@ package dev.jgrad.tensor;
  * PyTorch's rules for where the indexed dims land.
  */
 public final class Index {
-    enum Kind { INT, SLICE, NONE, ELLIPSIS, TENSOR }
+    /** What an entry is: a position, a slice, a new dim, the ellipsis, or a tensor of positions or a mask. */
+    public enum Kind {
+        /** A single position ({@link #position()}); the dim disappears. */
+        INT,
+        /** {@code start:stop:step}. */
+        SLICE,
+        /** {@code None}: a new dim of size 1. */
+        NONE,
+        /** {@code ...}. */
+        ELLIPSIS,
+        /** An advanced index ({@link #tensor()}). */
+        TENSOR
+    }
 
     /** {@code :}, the whole dim. */
     public static final Index ALL = new Index(Kind.SLICE, 0, null, null, 1, null);
@@ -64,6 +76,36 @@ public final class Index {
     /** An advanced index from positions. */
     public static Index of(long... positions) {
         return of(Tensor.of(positions, positions.length));
+    }
+
+    /** What this entry is. */
+    public Kind kind() {
+        return kind;
+    }
+
+    /** The position of an {@link Kind#INT} entry. */
+    public int position() {
+        return at;
+    }
+
+    /** A slice's start, or null for the beginning. */
+    public Integer start() {
+        return start;
+    }
+
+    /** A slice's stop, or null for the end. */
+    public Integer stop() {
+        return stop;
+    }
+
+    /** A slice's step. */
+    public int step() {
+        return step;
+    }
+
+    /** The tensor of a {@link Kind#TENSOR} entry, or null. */
+    public Tensor tensor() {
+        return tensor;
     }
 
     @Override
