@@ -45,7 +45,7 @@ public final class PinnExample {
     }
 
     public static Outcome run(Problem problem, TrainOptions o, PrintStream out) {
-        Pde pde = problem == Problem.POISSON1D ? new Poisson1d() : new Poisson2d();
+        Pde pde = pde(problem);
         int epochs = o.epochs(pde.epochs());
         int batch = o.batchSize(pde.batch());
         double lr = o.lr(2e-3);
@@ -55,8 +55,7 @@ public final class PinnExample {
         HeapCheck.require("a PINN step on " + batch + " collocation points", 256L * batch * width, "a smaller --batch-size");
         Init.manualSeed(o.seed());
         Generator init = new Generator(o.seed() + 1);
-        Sequential net = new Sequential(new Linear(pde.dim(), width, true, init), new Tanh(), new Linear(width, width, true, init),
-                new Tanh(), new Linear(width, width, true, init), new Tanh(), new Linear(width, 1, true, init));
+        Sequential net = model(pde, init);
         Adam opt = new Adam(net.parameters(), lr);
         long total = (long) epochs * STEPS_PER_EPOCH;
         LrScheduler schedule = LrScheduler.cosine(opt, (int) Math.max(1, Math.min(Integer.MAX_VALUE, total)), lr / 50);
@@ -94,6 +93,17 @@ public final class PinnExample {
                 })
                 .run(out);
         return new Outcome(error[0], r.trainLoss(), r.dir());
+    }
+
+    static Pde pde(Problem problem) {
+        return problem == Problem.POISSON1D ? new Poisson1d() : new Poisson2d();
+    }
+
+    /** The tanh MLP dim-width-width-width-1 that approximates u. */
+    static Sequential model(Pde pde, Generator init) {
+        int width = pde.width();
+        return new Sequential(new Linear(pde.dim(), width, true, init), new Tanh(), new Linear(width, width, true, init),
+                new Tanh(), new Linear(width, width, true, init), new Tanh(), new Linear(width, 1, true, init));
     }
 
     /** The mean squared residual at the interior points plus the weighted mean square of u on the boundary. */

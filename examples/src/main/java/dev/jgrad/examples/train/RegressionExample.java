@@ -65,6 +65,22 @@ public final class RegressionExample {
                 new Linear(HIDDEN, 1, true, gen));
     }
 
+    /** The two models of a run, as its checkpoint holds them: {@code buggy} and {@code fixed}. */
+    static ModuleDict models(long seed) {
+        ModuleDict models = new ModuleDict();
+        models.put("buggy", model(new Generator(seed + 1)));
+        models.put("fixed", model(new Generator(seed + 1)));
+        return models;
+    }
+
+    /** The held-out features of a run with {@code seed}, as the run drew them. */
+    static Tensor heldOutFeatures(long seed) {
+        Generator data = new Generator(seed);
+        Tensor xTrain = Tensor.randn(data, TRAIN, FEATURES);
+        signal(xTrain).add(Tensor.randn(data, TRAIN).mul(0.1));
+        return Tensor.randn(data, TEST, FEATURES);
+    }
+
     /** The coefficient of determination of predictions (N,1) against targets (N). */
     static double r2(Tensor pred, Tensor target) {
         Tensor p = pred.reshape(-1);

@@ -49,6 +49,19 @@ public final class SpiralsExample {
         return new Tensor[] {Tensor.of(xy, n, 2), Tensor.of(label, n)};
     }
 
+    /** The MLP 2-64-64-2. */
+    static Sequential model(Generator init) {
+        return new Sequential(new Linear(2, 64, true, init), new Tanh(), new Linear(64, 64, true, init), new Tanh(),
+                new Linear(64, 2, true, init));
+    }
+
+    /** The held-out points of a run with {@code seed}, as the run drew them. */
+    static Tensor heldOutPoints(long seed) {
+        Generator g = new Generator(seed);
+        spirals(g, TRAIN);
+        return spirals(g, TEST)[0];
+    }
+
     static double accuracy(Sequential model, Tensor x, Tensor y) {
         try (NoGrad g = NoGrad.enter()) {
             Tensor pred = model.forward(Variable.of(x)).data().argmax(1, false);
@@ -65,8 +78,7 @@ public final class SpiralsExample {
         Tensor[] test = spirals(g, TEST);
         Init.manualSeed(o.seed());
         Generator init = new Generator(o.seed() + 1);
-        Sequential model = new Sequential(new Linear(2, 64, true, init), new Tanh(), new Linear(64, 64, true, init), new Tanh(),
-                new Linear(64, 2, true, init));
+        Sequential model = model(init);
         Optimizer opt = new Adam(model.parameters(), lr);
         out.println("jgrad train mlp: two spirals of " + TURNS + " turns, " + TRAIN + " training and " + TEST + " held-out points;"
                 + " MLP 2-64-64-2, cross-entropy, Adam lr " + lr + ", batch " + batch + ", " + epochs + " epochs");

@@ -73,19 +73,23 @@ public final class OnnxOptions {
         return this;
     }
 
-    List<String> inputNames() {
-        return inputNames;
+    /** The input names given (empty: the defaults). */
+    public List<String> inputNames() {
+        return List.copyOf(inputNames);
     }
 
-    List<String> outputNames() {
-        return outputNames;
+    /** The output names given (empty: the default). */
+    public List<String> outputNames() {
+        return List.copyOf(outputNames);
     }
 
-    Map<String, Map<Integer, String>> dynamicAxes() {
+    /** The dynamic axes: for each input or output name, its axes and their symbols. */
+    public Map<String, Map<Integer, String>> dynamicAxes() {
         return dynamicAxes;
     }
 
-    int opset() {
+    /** The opset. */
+    public int opset() {
         return opset;
     }
 
