@@ -32,7 +32,7 @@ class FashionExampleIT {
     private static final PrintStream QUIET = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
 
     /** Class c is a bright 3-row band starting at row 2c + 3, on noise; written gzip-compressed like the Debian package. */
-    private static void writeSet(Path dir, String prefix, int n, long seed) throws IOException {
+    static void writeSet(Path dir, String prefix, int n, long seed) throws IOException {
         Random r = new Random(seed);
         byte[] px = new byte[n * 784];
         byte[] lb = new byte[n];

@@ -27,6 +27,11 @@ class GptExampleIT {
 
     /** A text with structure to learn: lines of a small grammar, 40 000 characters. */
     private Path text() throws IOException {
+        return writeText(tmp.resolve("plays.txt"));
+    }
+
+    /** The text of {@link #text()}, written to {@code p}. */
+    static Path writeText(Path p) throws IOException {
         String[] who = {"ROMEO", "JULIET", "NURSE", "FRIAR"};
         String[] verbs = {"loves", "fears", "calls", "keeps"};
         String[] what = {"the night", "the rose", "a sword", "the moon"};
@@ -36,7 +41,6 @@ class GptExampleIT {
             sb.append(who[r.nextInt(4)]).append(":\n").append(who[r.nextInt(4)].toLowerCase()).append(' ')
                     .append(verbs[r.nextInt(4)]).append(' ').append(what[r.nextInt(4)]).append(".\n\n");
         }
-        Path p = tmp.resolve("plays.txt");
         Files.writeString(p, sb);
         return p;
     }

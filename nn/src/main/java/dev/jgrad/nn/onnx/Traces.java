@@ -462,10 +462,13 @@ final class Traces {
         StringBuilder b = new StringBuilder(modulePath(c));
         int shown = 0;
         for (StackTraceElement e : c.site()) {
-            if (e.getClassName().startsWith("dev.jgrad.nn.onnx.") || e.getClassName().startsWith("java.")) {
+            if (e.getClassName().equals(Traces.class.getName())) {
+                break;
+            }
+            if (e.getClassName().startsWith("java.") || e.getClassName().startsWith("jdk.")) {
                 continue;
             }
-            b.append(shown == 0 ? "\n  called at " : " <- ").append(e.getClassName().substring(e.getClassName().lastIndexOf('.') + 1))
+            b.append(shown == 0 ? "\n  called at " : " <- ").append(simpleName(e.getClassName()))
                     .append('.').append(e.getMethodName()).append(':').append(e.getLineNumber());
             if (++shown == 3) {
                 break;
@@ -490,7 +493,7 @@ final class Traces {
                 }
             }
             if (!paths.isEmpty()) {
-                String kind = e.getClassName().substring(e.getClassName().lastIndexOf('.') + 1);
+                String kind = simpleName(e.getClassName());
                 String where = paths.size() <= 3 ? String.join(", ", paths) : paths.get(0) + ", ... (" + paths.size() + " of them)";
                 return "\n  in module " + where + " (" + kind + ")";
             }
@@ -503,5 +506,11 @@ final class Traces {
         for (Map.Entry<String, Module> e : m.children().entrySet()) {
             collect(e.getValue(), path.isEmpty() ? e.getKey() : path + "." + e.getKey(), out);
         }
+    }
+
+    /** A class's name without its package or enclosing class. */
+    private static String simpleName(String className) {
+        String s = className.substring(className.lastIndexOf('.') + 1);
+        return s.substring(s.lastIndexOf('$') + 1);
     }
 }

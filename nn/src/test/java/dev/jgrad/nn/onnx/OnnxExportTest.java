@@ -33,7 +33,15 @@ import dev.jgrad.tensor.DType;
 import dev.jgrad.tensor.Generator;
 import dev.jgrad.tensor.Index;
 import dev.jgrad.tensor.Tensor;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
 
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -48,7 +56,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * Every layer nn has, exported and run in ONNX Runtime, against jgrad's own forward: float32 outputs within 1e-5 absolute
  * or 1e-4 relative, at two sizes of each dynamic axis (the second never seen by the export's traces).
  */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class OnnxExportTest {
+    /** Every model the tests exported, for onnx.checker. */
+    private static final List<byte[]> EXPORTED = new java.util.concurrent.CopyOnWriteArrayList<>();
     private final Generator g = new Generator(7);
 
     @Test
@@ -207,6 +218,41 @@ class OnnxExportTest {
         check(lin, f, List.of(new Tensor[] {Tensor.randn(g, 2, 5, 4)}, new Tensor[] {Tensor.randn(g, 4, 8, 4)}), o);
     }
 
+    /**
+     * Where a Python with the onnx package is at hand (JGRAD_PYTHON, else python3), every model exported above passes
+     * {@code onnx.checker.check_model(m, full_check=True)}; skipped, saying so, where there is none.
+     */
+    @Test
+    @Order(Integer.MAX_VALUE)
+    void everyExportedModelPassesOnnxChecker(@TempDir Path dir) throws Exception {
+        String python = System.getenv().getOrDefault("JGRAD_PYTHON", "python3");
+        Assumptions.assumeTrue(runs(python, "import onnx"), "skipped: no Python with the onnx package (" + python
+                + "; set JGRAD_PYTHON to one that has it)");
+        Assumptions.assumeFalse(EXPORTED.isEmpty(), "skipped: run with the other tests of this class");
+        for (int i = 0; i < EXPORTED.size(); i++) {
+            Files.write(dir.resolve("m" + i + ".onnx"), EXPORTED.get(i));
+        }
+        String script = "import onnx, glob, sys\nfor f in sorted(glob.glob(sys.argv[1] + '/*.onnx')):\n"
+                + "    onnx.checker.check_model(onnx.load(f), full_check=True)\nprint('checked')";
+        Process p = new ProcessBuilder(python, "-c", script, dir.toString()).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertEquals(0, p.waitFor(), out);
+        assertTrue(out.contains("checked"), out);
+    }
+
+    private static boolean runs(String python, String code) {
+        try {
+            Process p = new ProcessBuilder(python, "-c", code).redirectErrorStream(true).start();
+            p.getInputStream().readAllBytes();
+            return p.waitFor() == 0;
+        } catch (java.io.IOException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
     // ------------------------------------------------------------------ helpers
 
     private static void trainBatchNorm(Module m, Tensor x) {
@@ -233,6 +279,7 @@ class OnnxExportTest {
     /** Exports at the first set's sizes, then runs every set in ONNX Runtime and in jgrad (eval mode) and compares. */
     static byte[] check(Module m, Function<Variable[], Variable> f, List<Tensor[]> sets, OnnxOptions o) throws Exception {
         byte[] model = Onnx.toBytes(m, f, sets.get(0), o);
+        EXPORTED.add(model);
         m.eval();
         try (OrtRunner ort = new OrtRunner(model); NoGrad ng = NoGrad.enter()) {
             for (Tensor[] set : sets) {
