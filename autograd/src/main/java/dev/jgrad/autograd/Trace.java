@@ -41,8 +41,12 @@ public final class Trace implements AutoCloseable {
     }
 
     private static final ThreadLocal<Trace> CURRENT = new ThreadLocal<>();
-    /** How many traces are open in the process: zero keeps {@link #on()} to one read of a field on every op. */
-    private static volatile int open;
+    /**
+     * How many traces are open in the process: zero keeps {@link #on()} to one read of a plain field on every op. Not
+     * volatile: the thread that opens a trace sees its own write, and another thread that reads a stale count only
+     * looks up (or skips) a thread-local that is not set for it.
+     */
+    private static int open;
 
     private final List<Call> calls = new ArrayList<>();
     private final Set<String> mapped;
