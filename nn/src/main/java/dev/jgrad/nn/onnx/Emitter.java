@@ -136,6 +136,27 @@ final class Emitter {
         return valueOfRef(refs.get(callIndex).get(a), argTensor(call.args()[a]));
     }
 
+    /** Which dims of argument {@code a} (a traced value or an input) change size with a dynamic axis; null: none. */
+    boolean[] dynamicDims(int a) {
+        Traces.Ref r = (Traces.Ref) refs.get(callIndex).get(a);
+        if (r.kind().equals("call")) {
+            return program.dynamic(r.index(), r.output());
+        }
+        if (r.kind().equals("input")) {
+            Tensor t = argTensor(call.args()[a]);
+            boolean[] d = new boolean[t.dim()];
+            boolean any = false;
+            for (Axis ax : symbolAxes.values()) {
+                if (ax.input().equals(inputNames.get(r.index()))) {
+                    d[ax.axis()] = true;
+                    any = true;
+                }
+            }
+            return any ? d : null;
+        }
+        return null;
+    }
+
     /** The name for element {@code i} of list argument {@code a}. */
     String inList(int a, int i) {
         Object r = ((List<?>) refs.get(callIndex).get(a)).get(i);

@@ -66,13 +66,24 @@ final class PrimitiveForms {
             case "copyFrom" -> one(e.cast(e.node("Expand", e.in(1), e.node("Shape", e.in(0))), c.output().dtype()));
             case "fill" -> one(e.node("Expand", e.scalar((Double) a[1], c.output().dtype()), e.node("Shape", e.in(0))));
             case "custom" -> custom(e, c);
-            default -> throw new Emitter.Unsupported("op '" + c.op() + "' (output " + shape(c.output()) + ") has no ONNX form in"
-                    + " jgrad's exporter" + Traces.at(c));
+            default -> throw new Emitter.Unsupported("op '" + c.op() + "' (" + inputShapes(c) + " -> " + shape(c.output())
+                    + ") has no ONNX form in jgrad's exporter" + Traces.at(c));
         };
     }
 
     private static String[] one(String name) {
         return new String[] {name};
+    }
+
+    /** The shapes of the call's tensor arguments, for messages. */
+    static String inputShapes(Trace.Call c) {
+        List<String> s = new ArrayList<>();
+        for (Object a : c.args()) {
+            if (a instanceof dev.jgrad.autograd.Variable || a instanceof Tensor) {
+                s.add(shape(Emitter.argTensor(a)));
+            }
+        }
+        return String.join(", ", s);
     }
 
     static String shape(Tensor t) {
@@ -170,20 +181,34 @@ final class PrimitiveForms {
         return e.node("Clip", x, Double.isNaN(min) ? "" : e.scalar(min, dt), Double.isNaN(max) ? "" : e.scalar(max, dt));
     }
 
-    /** sum((x - mean)^2) / (n - correction) over the dims. */
+    /**
+     * sum((x - mean)^2) / (n - correction) over the dims; n counted in the graph where a reduced dim follows a dynamic
+     * axis, else a constant.
+     */
     private static String variance(Emitter e, Trace.Call c) {
         Tensor x = Emitter.argTensor(c.args()[0]);
         long[] dims = c.args()[1] == null ? null : normalized(e.constInts(1), x.dim());
+        boolean[] dynamic = e.dynamicDims(0);
         long n = 1;
+        boolean counted = false;
         for (int d = 0; d < x.dim(); d++) {
             if (dims == null || contains(dims, d)) {
                 n *= x.size(d);
+                counted |= dynamic != null && dynamic[d];
             }
         }
         String in = e.in(0);
+        DType dt = c.output().dtype();
         String centred = e.node("Sub", in, e.reduce("ReduceMean", in, dims, true));
         String ss = e.reduce("ReduceSum", e.node("Mul", centred, centred), dims, (Boolean) c.args()[3]);
-        return e.node("Div", ss, e.scalar(n - (Double) c.args()[2], c.output().dtype()));
+        String divisor = e.scalar(n - (Double) c.args()[2], dt);
+        if (counted) {
+            String shape = e.node("Shape", in);
+            String sizes = dims == null ? shape : e.node("Gather", List.of(attr("axis", 0L)), shape, e.longs(dims));
+            String count = e.cast(e.typed(e.reduce("ReduceProd", sizes, null, false), DType.INT64), dt);
+            divisor = e.node("Sub", count, e.scalar((Double) c.args()[2], dt));
+        }
+        return e.node("Div", ss, divisor);
     }
 
     static boolean contains(long[] a, long v) {
@@ -213,11 +238,13 @@ final class PrimitiveForms {
         return e.node("Reshape", e.in(0), e.ints(1));
     }
 
+    /** The dims of size 1 at every traced size (a dynamic dim that was 1 once changed the rank, which the traces refuse). */
     private static String squeezeAll(Emitter e, Trace.Call c) {
         int[] s = Emitter.argTensor(c.args()[0]).shape();
+        boolean[] dynamic = e.dynamicDims(0);
         List<Long> ones = new ArrayList<>();
         for (int d = 0; d < s.length; d++) {
-            if (s[d] == 1) {
+            if (s[d] == 1 && (dynamic == null || !dynamic[d])) {
                 ones.add((long) d);
             }
         }
@@ -399,7 +426,7 @@ final class PrimitiveForms {
         if (e.hasValue(e.callIndex, 0) || LayerForms.covers((String) c.args()[0])) {
             return null;
         }
-        throw new Emitter.Unsupported("custom function '" + c.args()[0] + "' (output " + shape(c.output()) + ") has no ONNX form"
+        throw new Emitter.Unsupported("custom function '" + c.args()[0] + "' (-> " + shape(c.output()) + ") has no ONNX form"
                 + " and no definition in differentiable ops to export instead; give CustomFunction.apply a definition" + Traces.at(c));
     }
 }

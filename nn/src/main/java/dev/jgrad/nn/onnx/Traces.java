@@ -46,7 +46,11 @@ final class Traces {
     /** The recording at the example's sizes, the numbers that follow a size, the constants that are ranges of one. */
     record Program(List<Trace.Call> calls, Tensor output, Map<String, SymbolicInt> symbolic, Map<String, SymbolicInt> ranges,
                    List<String> symbols, Run base, List<int[]> outputShapes, long[] baseSizes, long[] variedSizes,
-                   Map<Integer, String> unstable, Map<String, Fill> fills) {
+                   Map<Integer, String> unstable, Map<String, Fill> fills, Map<String, boolean[]> dynamicDims) {
+        /** Which dims of output {@code o} of call {@code j} change size between the runs (null: none). */
+        boolean[] dynamic(int j, int o) {
+            return dynamicDims.get(j + "/" + o);
+        }
     }
 
     /** A constant that is one value everywhere in every run, of a shape that follows the dynamic axes (zero states). */
@@ -175,11 +179,12 @@ final class Traces {
         Map<String, Fill> fills = new LinkedHashMap<>();
         this.fills = fills;
         compare(runs, symbols, baseSizes, variedSizes, symbolic, ranges, unstable);
+        Map<String, boolean[]> dynamicDims = dynamicDims(runs, symbols, baseSizes, variedSizes);
         List<int[]> shapes = new ArrayList<>();
         for (Run r : runs) {
             shapes.add(r.output().shape());
         }
-        return new Program(base.calls(), base.output(), symbolic, ranges, symbols, base, shapes, baseSizes, variedSizes, unstable, fills);
+        return new Program(base.calls(), base.output(), symbolic, ranges, symbols, base, shapes, baseSizes, variedSizes, unstable, fills, dynamicDims);
     }
 
     /** {@code t} with axis {@code axis} cut to {@code size}, or grown to it by repeating its first entries. */
@@ -381,6 +386,40 @@ final class Traces {
                         + " at different sizes of " + symbols + ": a setting that follows a size cannot be exported" + at(call));
             }
         }
+    }
+
+    /**
+     * The dims of each op's outputs whose size changes between the runs (what a mapping may not take as fixed: a squeeze,
+     * a count of elements); an output whose rank changes makes the structure depend on the size.
+     */
+    private static Map<String, boolean[]> dynamicDims(List<Run> runs, List<String> symbols, long[] base, long[] varied) {
+        Map<String, boolean[]> out = new LinkedHashMap<>();
+        List<Trace.Call> calls = runs.get(0).calls();
+        for (int j = 0; j < calls.size(); j++) {
+            for (int o = 0; o < calls.get(j).outputs().length; o++) {
+                int[] s0 = calls.get(j).outputs()[o].shape();
+                boolean[] dyn = new boolean[s0.length];
+                boolean any = false;
+                for (int k = 1; k < runs.size(); k++) {
+                    int[] sk = runs.get(k).calls().get(j).outputs()[o].shape();
+                    if (sk.length != s0.length) {
+                        throw new OnnxExportException("op '" + describe(calls.get(j)) + "' gives " + s0.length + " dims with '"
+                                + symbols.get(k - 1) + "' at " + base[k - 1] + " and " + sk.length + " at " + varied[k - 1]
+                                + " (a squeeze of a dim that is 1 at one size?): that axis cannot be dynamic" + at(calls.get(j)));
+                    }
+                    for (int d = 0; d < s0.length; d++) {
+                        if (sk[d] != s0[d]) {
+                            dyn[d] = true;
+                            any = true;
+                        }
+                    }
+                }
+                if (any) {
+                    out.put(j + "/" + o, dyn);
+                }
+            }
+        }
+        return out;
     }
 
     /** Where each run's constant is {@code arange(n)} (int64, 0..n-1), n as a symbolic size; else null. */

@@ -4,6 +4,7 @@ import dev.jgrad.autograd.NoGrad;
 import dev.jgrad.autograd.Variable;
 import dev.jgrad.nn.AdaptiveAvgPool2d;
 import dev.jgrad.nn.AvgPool2d;
+import dev.jgrad.nn.BatchNorm1d;
 import dev.jgrad.nn.BatchNorm2d;
 import dev.jgrad.nn.Conv1d;
 import dev.jgrad.nn.Conv2d;
@@ -83,6 +84,29 @@ class OnnxExportTest {
             return outer.sum(new int[] {2}, false).add(v).add(r.max(1, true).values()).maximum(r.minimum(r.mul(0.5)));
         };
         check(lin, f, batches(b -> Tensor.randn(g, b, 6), 5, 3), "x", "batch");
+    }
+
+    @Test
+    void everyOpsetFrom17To21() throws Exception {
+        GPT gpt = new GPT(new GPTConfig(8, 11, 1, 2, 8, 0.0, true), g);
+        LSTM lstm = new LSTM(3, 4, 1, true);
+        GRU gru = new GRU(4, 3, 1, true);
+        ModuleList rnn = new ModuleList();
+        rnn.add(lstm);
+        rnn.add(gru);
+        BatchNorm1d bn = new BatchNorm1d(5);
+        Sequential mlp = new Sequential(new Linear(4, 5, true, g), bn, new ReLU());
+        trainBatchNorm(mlp, Tensor.randn(g, 7, 4));
+        for (int opset = OnnxOptions.MIN_OPSET; opset <= OnnxOptions.MAX_OPSET; opset++) {
+            OnnxOptions o = OnnxOptions.defaults().inputNames("ids").outputNames("y").dynamicAxis("ids", 1, "t").opset(opset);
+            check(gpt, in -> gpt.forward(in[0].data()).logSoftmax(-1).amax(new int[] {2}, true).add(gpt.forward(in[0].data())
+                            .var(new int[] {1}, 1.0, true)),
+                    List.of(new Tensor[] {Tensor.randint(g, 0, 11, 2, 5)}, new Tensor[] {Tensor.randint(g, 0, 11, 2, 8)}), o);
+            check(rnn, in -> gru.forward(lstm.forward(in[0]).output()).output().mean(new int[] {1}, false),
+                    List.<Tensor[]>of(new Tensor[] {Tensor.randn(g, 2, 4, 3)}), OnnxOptions.defaults().inputNames("x").opset(opset));
+            check(mlp, in -> mlp.forward(in[0]).sum(new int[] {1}, true), List.<Tensor[]>of(new Tensor[] {Tensor.randn(g, 3, 4)}),
+                    OnnxOptions.defaults().inputNames("x").opset(opset));
+        }
     }
 
     @Test
