@@ -88,8 +88,11 @@ public final class Interrupt {
         stepsMade = 0;
     }
 
-    /** The training loop runs: a signal now stops it at the end of a step (true), or the process at once (false). */
-    static void inLoop(boolean running) {
+    /**
+     * A loop runs (the training loop, a sweep's loop over its runs): a signal now asks it to stop at the end of its step
+     * (true), or stops the process at once (false).
+     */
+    public static void inLoop(boolean running) {
         inLoop = running;
     }
 

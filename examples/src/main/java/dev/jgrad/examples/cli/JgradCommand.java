@@ -12,7 +12,7 @@ import java.util.concurrent.Callable;
 /** {@code jgrad}: the top-level command; it only dispatches to its subcommands. */
 @Command(name = "jgrad", mixinStandardHelpOptions = true, versionProvider = JgradCommand.Version.class,
         description = "Train small models with jgrad, chart their loss, and check jgrad against PyTorch.",
-        subcommands = {dev.jgrad.examples.train.TrainCommand.class, SampleCommand.class, PlotCommand.class, DashboardCommand.class, ConformanceCommand.class, TuneCommand.class, ExportCommand.class,
+        subcommands = {dev.jgrad.examples.train.TrainCommand.class, SampleCommand.class, PlotCommand.class, DashboardCommand.class, ConformanceCommand.class, TuneCommand.class, ExportCommand.class, SweepCommand.class,
             CommandLine.HelpCommand.class},
         footer = {"", "./jgrad bench runs the JMH benchmarks of the workloads W1-W13 from their own jar (bench/target/jgrad-bench.jar)."})
 public final class JgradCommand implements Callable<Integer> {

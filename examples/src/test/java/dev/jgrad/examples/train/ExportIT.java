@@ -1,12 +1,8 @@
 package dev.jgrad.examples.train;
 
-import dev.jgrad.examples.cli.Main;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -99,21 +95,7 @@ class ExportIT {
         assertEquals(1, r[1].strip().lines().filter(l -> !l.startsWith("WARNING")).count(), "one line: " + r[1]);
     }
 
-    /** stdout, stderr and the exit code of the CLI run in this JVM. */
     private static String[] run(String... args) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        PrintStream o = System.out;
-        PrintStream e = System.err;
-        int code;
-        try {
-            System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-            System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-            code = Main.run(args);
-        } finally {
-            System.setOut(o);
-            System.setErr(e);
-        }
-        return new String[] {out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8), Integer.toString(code)};
+        return CliRun.run(args);
     }
 }

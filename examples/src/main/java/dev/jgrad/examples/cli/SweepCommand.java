@@ -1,0 +1,87 @@
+package dev.jgrad.examples.cli;
+
+import dev.jgrad.examples.sweep.Grid;
+import dev.jgrad.examples.sweep.LocalEngine;
+import dev.jgrad.examples.sweep.Ranking;
+import dev.jgrad.examples.sweep.Sweep;
+import dev.jgrad.train.Interrupt;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Unmatched;
+import picocli.CommandLine.Model.CommandSpec;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+
+/** {@code jgrad sweep TRAINER --grid KEY=V1,V2 ... --out DIR}: many runs of a trainer, ranked by held-out loss. */
+@Command(name = "sweep", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Train TRAINER once for every combination of the --grid values (or --random N draws from them), each run an "
+            + "ordinary run folder under --out, --parallel K at a time in child processes with their share of the cores; then rank the runs "
+            + "by their best held-out loss: sweep.csv, sweep.png (every run's held-out curve) and best.json (the best run's options and the "
+            + "command that trains them). The trainer's own options on the same line hold for every run. Running the same sweep again keeps "
+            + "the finished runs and resumes the interrupted ones.",
+            "Example: ./jgrad sweep mlp --epochs 3 --grid lr=0.01,0.05 --grid batch-size=16,32 --parallel 2 --out sweeps/mlp"})
+public final class SweepCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(index = "0", paramLabel = "TRAINER", description = "regression, attention, mlp, fashion, pinn or gpt")
+    String trainer;
+    @Option(names = "--grid", paramLabel = "OPTION=V1,V2", required = true,
+            description = "an option of the trainer (without its dashes) and its values; LO:HI with --random draws from a range "
+                + "(log-uniform for decimals); repeat for more options")
+    List<String> grid = new ArrayList<>();
+    @Option(names = "--random", paramLabel = "N", description = "N random draws from the grid instead of every combination")
+    Integer random;
+    @Option(names = "--seed", paramLabel = "S", defaultValue = "0", description = "the draws' seed with --random (default: ${DEFAULT-VALUE}); "
+            + "to vary the trainer's seed, --grid seed=0,1,2")
+    long seed;
+    @Option(names = "--parallel", paramLabel = "K", defaultValue = "1", description = "runs at once (default: ${DEFAULT-VALUE})")
+    int parallel;
+    @Option(names = "--out", paramLabel = "SWEEP_DIR", required = true, description = "the sweep's folder: new, empty, or this sweep's own")
+    Path out;
+    @Unmatched
+    List<String> trainerArgs = new ArrayList<>();
+
+    @Override
+    public Integer call() {
+        if (parallel < 1 || parallel > 256) {
+            throw new ParameterException(spec.commandLine(), "--parallel must be from 1 to 256, got " + parallel);
+        }
+        if (random != null && random < 1) {
+            throw new ParameterException(spec.commandLine(), "--random must be at least 1, got " + random);
+        }
+        Sweep sweep = Sweep.of(trainer).grid(Grid.parse(grid)).args(trainerArgs);
+        if (random != null) {
+            sweep.random(random, seed);
+        }
+        Ranking r = sweep.run(out, new LocalEngine(parallel));
+        System.out.println();
+        System.out.println("rank  held-out  step  run");
+        int rank = 1;
+        long failed = 0;
+        for (Ranking.Entry e : r.entries()) {
+            System.out.printf(Locale.ROOT, "%4d  %8s  %4s  %s%s%n", rank++, Double.isNaN(e.bestLoss()) ? "-" : String.format(Locale.ROOT, "%.4f", e.bestLoss()),
+                    e.bestStep() < 0 ? "-" : Long.toString(e.bestStep()), e.run(), e.state().equals("finished") ? "" : "  (" + e.state()
+                            + (e.error().isEmpty() ? "" : ": " + e.error()) + ")");
+            failed += e.state().equals("failed") ? 1 : 0;
+        }
+        System.out.println("Wrote " + out.resolve("sweep.csv") + ", " + out.resolve("sweep.png")
+                + (r.best() != null ? ", " + out.resolve("best.json") + " (best: " + r.best().run() + ")" : ""));
+        if (Interrupt.requested()) {
+            System.err.println("jgrad: sweep interrupted; run the same command again to resume it");
+            return 130;
+        }
+        if (failed > 0) {
+            System.err.println("jgrad: " + failed + " run(s) of the sweep failed; their errors are in sweep.csv and " + out.resolve("logs"));
+            return 1;
+        }
+        return 0;
+    }
+}
