@@ -1,5 +1,7 @@
 package dev.jgrad.examples.cli;
 
+import dev.jgrad.examples.UserError;
+import dev.jgrad.examples.sweep.Engine;
 import dev.jgrad.examples.sweep.Grid;
 import dev.jgrad.examples.sweep.LocalEngine;
 import dev.jgrad.examples.sweep.Ranking;
@@ -26,6 +28,8 @@ import java.util.concurrent.Callable;
             + "by their best held-out loss: sweep.csv, sweep.png (every run's held-out curve) and best.json (the best run's options and the "
             + "command that trains them). The trainer's own options on the same line hold for every run. Running the same sweep again keeps "
             + "the finished runs and resumes the interrupted ones.",
+            "With --engine spark (or --master URL) each run is a Spark task (spark.task.cpus threads each) writing to SWEEP_DIR, which every "
+                + "executor must reach; ./jgrad builds the Spark module on first use. Without --master, Spark runs local[K].",
             "Example: ./jgrad sweep mlp --epochs 3 --grid lr=0.01,0.05 --grid batch-size=16,32 --parallel 2 --out sweeps/mlp"})
 public final class SweepCommand implements Callable<Integer> {
     @Spec
@@ -44,10 +48,38 @@ public final class SweepCommand implements Callable<Integer> {
     long seed;
     @Option(names = "--parallel", paramLabel = "K", defaultValue = "1", description = "runs at once (default: ${DEFAULT-VALUE})")
     int parallel;
+    @Option(names = "--engine", paramLabel = "local|spark", description = "where the runs run: child processes of this machine (local, "
+            + "the default) or Spark tasks (spark, on --master)")
+    String engine;
+    @Option(names = "--master", paramLabel = "URL", description = "the Spark master (local[2], spark://host:7077); implies --engine spark")
+    String master;
     @Option(names = "--out", paramLabel = "SWEEP_DIR", required = true, description = "the sweep's folder: new, empty, or this sweep's own")
     Path out;
     @Unmatched
     List<String> trainerArgs = new ArrayList<>();
+
+    /** The engine asked for: the local one, or Spark's from the jgrad-spark module (built by ./jgrad when asked for). */
+    private Engine engine() {
+        String e = engine == null ? (master != null ? "spark" : "local") : engine;
+        if (e.equals("local")) {
+            if (master != null) {
+                throw new ParameterException(spec.commandLine(), "--master is for --engine spark; the local engine runs on this machine");
+            }
+            return new LocalEngine(parallel);
+        }
+        if (!e.equals("spark")) {
+            throw new ParameterException(spec.commandLine(), "--engine must be local or spark, got " + e);
+        }
+        String url = master == null ? "local[" + parallel + "]" : master;
+        try {
+            return (Engine) Class.forName("dev.jgrad.spark.SparkEngine").getConstructor(String.class).newInstance(url);
+        } catch (ClassNotFoundException notBuilt) {
+            throw new UserError("the Spark engine is not on the class path: run the sweep with ./jgrad, which builds the jgrad-spark"
+                    + " module (mvn -Pspark package) and adds Spark's jars when a command asks for Spark");
+        } catch (ReflectiveOperationException | LinkageError broken) {
+            throw new UserError("cannot load the Spark engine: " + broken);
+        }
+    }
 
     @Override
     public Integer call() {
@@ -61,7 +93,7 @@ public final class SweepCommand implements Callable<Integer> {
         if (random != null) {
             sweep.random(random, seed);
         }
-        Ranking r = sweep.run(out, new LocalEngine(parallel));
+        Ranking r = sweep.run(out, engine());
         System.out.println();
         System.out.println("rank  held-out  step  run");
         int rank = 1;

@@ -12,4 +12,8 @@ public interface Engine {
 
     /** Runs the jobs and gives each one's exit code (0 done, 130 interrupted, 2 refused, else failed). */
     Map<String, Integer> run(List<Job> jobs);
+
+    /** Refuses, before the sweep touches its folder, what cannot work (an unreachable master). */
+    default void check() {
+    }
 }

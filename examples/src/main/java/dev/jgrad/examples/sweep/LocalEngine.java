@@ -1,11 +1,7 @@
 package dev.jgrad.examples.sweep;
 
-import dev.jgrad.examples.cli.Main;
 import dev.jgrad.train.Interrupt;
 
-import java.io.IOException;
-import java.lang.management.ManagementFactory;
-import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -48,7 +44,7 @@ public final class LocalEngine implements Engine {
                 while (!Interrupt.requested() && next < jobs.size() && running.size() < parallel) {
                     Job job = jobs.get(next++);
                     System.out.println("jgrad sweep: starting " + job.name() + " (log: " + job.log() + ")");
-                    running.add(start(job, threads));
+                    running.add(ChildRun.start(job, threads));
                     runningJobs.add(job);
                 }
                 if (Interrupt.requested() && next < jobs.size()) {
@@ -77,28 +73,5 @@ public final class LocalEngine implements Engine {
 
     static String describe(int exit) {
         return exit == 0 ? "finished" : exit == 130 ? "interrupted (resume: run the sweep again)" : "failed (exit " + exit + ")";
-    }
-
-    /** A child JVM with this one's flags and class path, running the command line on the job's arguments. */
-    private static Process start(Job job, int threads) {
-        List<String> cmd = new ArrayList<>();
-        cmd.add(ProcessHandle.current().info().command().orElse(System.getProperty("java.home") + "/bin/java"));
-        for (String a : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
-            if (!a.startsWith("-agentlib") && !a.startsWith("-javaagent")) {
-                cmd.add(a);
-            }
-        }
-        cmd.add("-cp");
-        cmd.add(System.getProperty("java.class.path"));
-        cmd.add(Main.class.getName());
-        cmd.addAll(job.args());
-        cmd.add("--threads");
-        cmd.add(Integer.toString(threads));
-        try {
-            Files.createDirectories(job.log().getParent());
-            return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(job.log().toFile()).start();
-        } catch (IOException e) {
-            throw new dev.jgrad.examples.UserError("cannot start a run of the sweep: " + e.getMessage(), e);
-        }
     }
 }

@@ -130,6 +130,7 @@ public final class Sweep {
     /** Runs (or resumes) the sweep into {@code dir} on {@code engine} and ranks it. */
     public Ranking run(Path dir, Engine engine) {
         List<Run> runs = runs();
+        engine.check();
         claim(dir);
         List<Engine.Job> jobs = new ArrayList<>();
         for (Run r : runs) {

@@ -11,12 +11,12 @@ import java.nio.file.Path;
 import java.util.Comparator;
 
 /** The command line run in the test's JVM, for the end-to-end tests of commands that print and exit. */
-final class CliRun {
+public final class CliRun {
     private CliRun() {
     }
 
     /** stdout, stderr and the exit code (as text) of {@code jgrad args...}. */
-    static String[] run(String... args) {
+    public static String[] run(String... args) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         PrintStream o = System.out;
@@ -34,7 +34,7 @@ final class CliRun {
     }
 
     /** Deletes a folder and everything in it. */
-    static void deleteTree(Path dir) throws IOException {
+    public static void deleteTree(Path dir) throws IOException {
         try (var paths = Files.walk(dir)) {
             for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
                 Files.delete(p);
