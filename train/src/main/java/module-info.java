@@ -15,4 +15,5 @@ module dev.jgrad.train {
     exports dev.jgrad.train;
     exports dev.jgrad.train.tensorboard;
     exports dev.jgrad.train.dashboard;
+    exports dev.jgrad.train.parallel;
 }

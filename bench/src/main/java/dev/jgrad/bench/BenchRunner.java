@@ -38,7 +38,11 @@ public final class BenchRunner {
     private record Workload(String method, String key, Unit unit) {
         /** The key with W1's size filled in. */
         String key(RunResult r) {
-            return unit == Unit.GFLOPS ? key.replace(".N.", "." + r.getParams().getParam("n") + ".") : key;
+            String k = unit == Unit.GFLOPS ? key.replace(".N.", "." + r.getParams().getParam("n") + ".") : key;
+            for (String p : r.getParams().getParamsKeys()) {
+                k = k.replace("{" + p + "}", r.getParams().getParam(p));
+            }
+            return k;
         }
     }
 
@@ -66,7 +70,8 @@ public final class BenchRunner {
             new Workload("w11MlpHvp", "W11.mlp_hvp.64-256-1.b64.ms", Unit.MS),
             new Workload("w12GptTrainStep", "W12.gpt_train_step.B12.T64.L4.H4.E128.ms", Unit.MS),
             new Workload("w12GptTrainStepScoped", "W12.gpt_train_step.B12.T64.L4.H4.E128.scoped.ms", Unit.MS),
-            new Workload("w13GptGenerate256", "W13.gpt_generate.256_tokens.ms", Unit.MS));
+            new Workload("w13GptGenerate256", "W13.gpt_generate.256_tokens.ms", Unit.MS),
+            new Workload("d1RingAllReduce", "D1.ring_allreduce.N2.loopback.{mb}MB.ms", Unit.MS));
 
     /**
      * The benchmark methods whose name or key contains a match of {@code regex}, ignoring case

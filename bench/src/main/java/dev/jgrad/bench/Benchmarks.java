@@ -11,6 +11,7 @@ import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
 
 import java.util.concurrent.TimeUnit;
 import java.util.function.DoubleSupplier;
@@ -266,5 +267,66 @@ public class Benchmarks {
     @Benchmark
     public Object w13GptGenerate256(Gpt s) {
         return s.sample.generate();
+    }
+
+    /** D1: the ring all-reduce of data-parallel training, two workers on loopback, each summing an array of {@code mb} MB. */
+    @State(Scope.Benchmark)
+    public static class AllReduce {
+        @Param({"1", "3.2", "32"})
+        public String mb;
+        dev.jgrad.train.parallel.RingAllReduce zero;
+        dev.jgrad.train.parallel.RingAllReduce one;
+        float[] a;
+        float[] b;
+        final java.util.concurrent.Semaphore go = new java.util.concurrent.Semaphore(0);
+        final java.util.concurrent.Semaphore done = new java.util.concurrent.Semaphore(0);
+        Thread partner;
+
+        @Setup
+        public void setUp() throws Exception {
+            int floats = (int) (Double.parseDouble(mb) * (1 << 20) / 4);
+            a = new float[floats];
+            b = new float[floats];
+            java.nio.channels.ServerSocketChannel s0 = java.nio.channels.ServerSocketChannel.open()
+                    .bind(new java.net.InetSocketAddress("127.0.0.1", 0));
+            java.nio.channels.ServerSocketChannel s1 = java.nio.channels.ServerSocketChannel.open()
+                    .bind(new java.net.InetSocketAddress("127.0.0.1", 0));
+            java.util.List<java.net.InetSocketAddress> at = java.util.List.of((java.net.InetSocketAddress) s0.getLocalAddress(),
+                    (java.net.InetSocketAddress) s1.getLocalAddress());
+            java.time.Duration t = java.time.Duration.ofSeconds(60);
+            java.util.concurrent.FutureTask<dev.jgrad.train.parallel.RingAllReduce> second = new java.util.concurrent.FutureTask<>(
+                    () -> dev.jgrad.train.parallel.RingAllReduce.join(1, at, s1, t));
+            new Thread(second).start();
+            zero = dev.jgrad.train.parallel.RingAllReduce.join(0, at, s0, t);
+            one = second.get();
+            partner = new Thread(() -> {
+                try {
+                    while (true) {
+                        go.acquire();
+                        one.sum(b);
+                        done.release();
+                    }
+                } catch (Exception e) {
+                    // Stopped by the teardown.
+                }
+            });
+            partner.setDaemon(true);
+            partner.start();
+        }
+
+        @TearDown
+        public void tearDown() throws Exception {
+            partner.interrupt();
+            zero.close();
+            one.close();
+        }
+    }
+
+    @Benchmark
+    public float[] d1RingAllReduce(AllReduce s) throws Exception {
+        s.go.release();
+        s.zero.sum(s.a);
+        s.done.acquire();
+        return s.a;
     }
 }
