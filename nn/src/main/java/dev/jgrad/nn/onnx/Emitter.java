@@ -222,7 +222,7 @@ final class Emitter {
 
     private String unnamed(int j) {
         Trace.Call c = program.calls().get(j);
-        return "op '" + Traces.describe(c) + "' has no ONNX form here" + Traces.at(c);
+        return "op '" + CallSite.describe(c) + "' has no ONNX form here" + CallSite.at(c);
     }
 
     /** An initializer holding {@code t} (once per tensor), or, where the traces saw {@code arange(n)} of a size, a Range. */
@@ -325,8 +325,8 @@ final class Emitter {
         long[] out = new long[values.length];
         for (int i = 0; i < values.length; i++) {
             if (program.symbolic().containsKey(v instanceof int[] ? prefix + "[" + i + "]" : prefix)) {
-                throw new Unsupported("op '" + Traces.describe(call) + "' was given " + Arrays.toString(values)
-                        + ", which follows a dynamic axis where ONNX needs a fixed number" + Traces.at(call));
+                throw new Unsupported("op '" + CallSite.describe(call) + "' was given " + Arrays.toString(values)
+                        + ", which follows a dynamic axis where ONNX needs a fixed number" + CallSite.at(call));
             }
             out[i] = values[i];
         }

@@ -194,7 +194,7 @@ final class LayerForms {
             if (e.dtype(m) == DType.BOOL) {
                 mask = mask == null ? m : e.typed(e.node("Or", mask, m), DType.BOOL);
             } else if (mask != null) {
-                throw new Emitter.Unsupported("multi_head_attention with a float attn_mask beside a key padding mask" + Traces.at(c));
+                throw new Emitter.Unsupported("multi_head_attention with a float attn_mask beside a key padding mask" + CallSite.at(c));
             } else {
                 mask = m;
             }

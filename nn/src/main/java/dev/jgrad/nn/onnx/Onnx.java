@@ -106,7 +106,7 @@ public final class Onnx {
             axes.add(ax);
         }
         Traces traces = new Traces(module, forward);
-        Traces.EXPORTING.set(module);
+        CallSite.EXPORTING.set(module);
         try {
             Traces.Program program = traces.trace(examples, axes, LayerForms.FUSED);
             Emitter e = new Emitter(traces, program, inputs, examples, symbolAxes, options.opset());
@@ -138,7 +138,7 @@ public final class Onnx {
             lastInitializers = inits.size();
             return OnnxProto.model("jgrad", kept, inits, in, out, options.opset(), options.producerName(), options.producerVersion());
         } finally {
-            Traces.EXPORTING.remove();
+            CallSite.EXPORTING.remove();
         }
     }
 

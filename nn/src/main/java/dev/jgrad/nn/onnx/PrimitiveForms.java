@@ -67,7 +67,7 @@ final class PrimitiveForms {
             case "fill" -> one(e.node("Expand", e.scalar((Double) a[1], c.output().dtype()), e.node("Shape", e.in(0))));
             case "custom" -> custom(e, c);
             default -> throw new Emitter.Unsupported("op '" + c.op() + "' (" + inputShapes(c) + " -> " + shape(c.output())
-                    + ") has no ONNX form in jgrad's exporter" + Traces.at(c));
+                    + ") has no ONNX form in jgrad's exporter" + CallSite.at(c));
         };
     }
 
@@ -290,7 +290,7 @@ final class PrimitiveForms {
             fixed[i] = sizes[i] == -1 ? 1 : sizes[i];
             if (sizes[i] != -1 && e.isSymbolic("1[" + i + "]")) {
                 throw new Emitter.Unsupported("expand to a size that follows a dynamic axis beside -1 is not supported"
-                        + Traces.at(c));
+                        + CallSite.at(c));
             }
         }
         assert out.length >= in.length;
@@ -350,12 +350,12 @@ final class PrimitiveForms {
             ints |= i.kind() == Index.Kind.INT;
             if (i.kind() == Index.Kind.TENSOR && i.tensor().dtype() == DType.BOOL) {
                 throw new Emitter.Unsupported("indexing with a bool mask (its result's size depends on the mask's values) has no ONNX"
-                        + " form in jgrad's exporter; use where() or masked_fill instead" + Traces.at(c));
+                        + " form in jgrad's exporter; use where() or masked_fill instead" + CallSite.at(c));
             }
         }
         if (tensors > 1 || (tensors == 1 && ints)) {
             throw new Emitter.Unsupported("indexing with several tensor indices, or a tensor index beside positions, has no ONNX"
-                    + " form in jgrad's exporter" + Traces.at(c));
+                    + " form in jgrad's exporter" + CallSite.at(c));
         }
         String x = e.in(0);
         int d = 0;
@@ -427,6 +427,6 @@ final class PrimitiveForms {
             return null;
         }
         throw new Emitter.Unsupported("custom function '" + c.args()[0] + "' (-> " + shape(c.output()) + ") has no ONNX form"
-                + " and no definition in differentiable ops to export instead; give CustomFunction.apply a definition" + Traces.at(c));
+                + " and no definition in differentiable ops to export instead; give CustomFunction.apply a definition" + CallSite.at(c));
     }
 }

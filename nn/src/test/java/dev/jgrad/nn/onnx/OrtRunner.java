@@ -5,7 +5,6 @@ import ai.onnxruntime.OnnxTensor;
 import ai.onnxruntime.OrtEnvironment;
 import ai.onnxruntime.OrtException;
 import ai.onnxruntime.OrtSession;
-import dev.jgrad.tensor.DType;
 import dev.jgrad.tensor.Tensor;
 
 import java.nio.ByteBuffer;
@@ -93,10 +92,6 @@ final class OrtRunner implements AutoCloseable {
                 yield OnnxTensor.createTensor(ENV, b, shape, OnnxJavaType.BOOL);
             }
         };
-    }
-
-    static DType unused() {
-        return DType.FLOAT32;
     }
 
     @Override
