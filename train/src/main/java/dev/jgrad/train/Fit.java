@@ -53,6 +53,7 @@ public final class Fit {
     int evaluateEvery;
     boolean evaluateAtStart;
     double clipNorm;
+    DataParallel dataParallel;
     LrScheduler schedule;
     LrScheduler epochSchedule;
     boolean saveBest;
@@ -184,6 +185,19 @@ public final class Fit {
             throw new IllegalArgumentException("clipGradNorm takes a finite norm, 0 or more, got " + maxNorm);
         }
         this.clipNorm = maxNorm;
+        return this;
+    }
+
+    /**
+     * Trains as one of {@code ring.size()} data-parallel workers: each step this worker computes the loss on its shard of
+     * the batch (rows {@code rank * B / N} to {@code (rank + 1) * B / N} of every tensor of the batch, which all workers draw
+     * alike from the same seed), the workers' gradients are averaged with the ring, and every worker applies the same
+     * update, so the replicas stay identical. The logged losses are the workers' mean. A batch that N does not divide is
+     * refused at the first step. Every worker writes a run folder; give the others than rank 0 one of their own (a
+     * scratch folder), as {@code jgrad train --data-parallel} does.
+     */
+    public Fit dataParallel(dev.jgrad.train.parallel.RingAllReduce ring) {
+        this.dataParallel = new DataParallel(Objects.requireNonNull(ring, "ring"));
         return this;
     }
 

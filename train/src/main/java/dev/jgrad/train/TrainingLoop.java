@@ -94,7 +94,7 @@ final class TrainingLoop {
         // One memory scope per step: the step's tensors give their arrays to the next step.
         try (Memory.Scope scope = Memory.scope()) {
             fit.optimizer.zeroGrad();
-            Map<String, Variable> parts = fit.loss.apply(batch);
+            Map<String, Variable> parts = fit.loss.apply(fit.dataParallel == null ? batch : fit.dataParallel.shard(batch));
             Variable total = null;
             for (int i = 0; i < values.length; i++) {
                 Variable l = parts.get(series.get(i));
@@ -110,6 +110,9 @@ final class TrainingLoop {
                 total = total == null ? l : total.add(l);
             }
             total.backward();
+            if (fit.dataParallel != null) {
+                fit.dataParallel.average(fit.optimizer.params(), values);
+            }
             if (fit.clipNorm > 0) {
                 clipped = ClipGrad.clipGradNorm(fit.optimizer.params(), fit.clipNorm);
             }
