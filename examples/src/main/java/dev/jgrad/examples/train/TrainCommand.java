@@ -48,8 +48,11 @@ public final class TrainCommand implements Callable<Integer> {
             options.command = this;
             options.notTaken = notTaken();
             tuneOnFirstUse();
-            try (Dashboard page = options.dashboard ? dashboard() : null) {
+            try (Dashboard page = options.dashboard ? dashboard() : null; DataParallelWorkers workers = DataParallelWorkers.start(spec, options)) {
                 train();
+                if (workers != null) {
+                    workers.finish();
+                }
             }
             if (Interrupt.requested()) {
                 java.nio.file.Path dir = Interrupt.runDir() != null ? Interrupt.runDir() : options.out();

@@ -57,6 +57,18 @@ public final class TrainOptions {
             description = "the page's port with --dashboard (default: ${DEFAULT-VALUE}; another free one if it is taken)")
     int dashboardPort = 6006;
 
+    @Option(names = "--data-parallel", paramLabel = "N", description = "train as N data-parallel workers, N processes here: each computes "
+            + "1/N of every batch and the gradients are averaged every step, so the run's numbers are one process's to float rounding; "
+            + "N must divide the batch size (default: 1)")
+    Integer dataParallel;
+
+    /** A data-parallel worker started by rank 0: RANK:N:RENDEZVOUS_FOLDER. */
+    @Option(names = "--worker", hidden = true, paramLabel = "RANK:N:DIR")
+    String worker;
+
+    /** The ring this run averages its gradients with, when it is one of several data-parallel workers. */
+    dev.jgrad.train.parallel.RingAllReduce ring;
+
     @Option(names = "--overwrite", description = "replace the run already in --out (default: refuse, so that a good run is never replaced by accident)")
     boolean overwrite;
 
@@ -92,6 +104,9 @@ public final class TrainOptions {
         }
         if (lr != null && !(lr > 0 && Double.isFinite(lr))) {
             throw new ParameterException(spec.commandLine(), "--lr must be a positive number, got " + lr);
+        }
+        if (dataParallel != null && (dataParallel < 1 || dataParallel > 64)) {
+            throw new ParameterException(spec.commandLine(), "--data-parallel must be from 1 to 64, got " + dataParallel);
         }
         if (threads != null && (threads < 1 || threads > Backend.maxThreads())) {
             throw new ParameterException(spec.commandLine(), "--threads must be from 1 to " + Backend.maxThreads()
@@ -146,6 +161,9 @@ public final class TrainOptions {
         }
         if (allowNan) {
             fit.allowNan();
+        }
+        if (ring != null) {
+            fit.dataParallel(ring);
         }
         return fit;
     }

@@ -21,6 +21,12 @@ public final class Rendezvous {
 
     /** Publishes {@code mine} as worker {@code rank} of {@code n} in {@code dir} and returns every worker's address, in rank order. */
     public static List<InetSocketAddress> viaFolder(Path dir, int rank, int n, InetSocketAddress mine, Duration timeout) throws IOException {
+        return viaFolder(dir, rank, n, mine, timeout, () -> { });
+    }
+
+    /** As {@link #viaFolder(Path, int, int, InetSocketAddress, Duration)}, running {@code whileWaiting} (which may throw) as it waits. */
+    public static List<InetSocketAddress> viaFolder(Path dir, int rank, int n, InetSocketAddress mine, Duration timeout,
+                                                    Runnable whileWaiting) throws IOException {
         Files.createDirectories(dir);
         AtomicFile.writeString(dir.resolve("worker-" + rank), mine.getHostString() + ":" + mine.getPort() + "\n");
         long end = System.nanoTime() + timeout.toNanos();
@@ -28,6 +34,7 @@ public final class Rendezvous {
         for (int r = 0; r < n; r++) {
             Path f = dir.resolve("worker-" + r);
             while (!Files.isRegularFile(f)) {
+                whileWaiting.run();
                 if (System.nanoTime() > end) {
                     throw new IOException("worker " + r + " did not start within " + timeout.toSeconds() + " s (no " + f + ")");
                 }
