@@ -46,9 +46,21 @@ public final class Normalization {
                 throw new ShapeException("Expected more than 1 value per channel when training, got input size torch.Size("
                         + Shape.str(x.shape()) + ")");
             }
-            Variable mean = x.mean(dims, true);
-            Variable centred = x.sub(mean);
-            Variable var = centred.square().mean(dims, true);
+            Distributed.Group group = Distributed.current();
+            Variable mean;
+            Variable centred;
+            Variable var;
+            if (group != null && group.size() > 1) {
+                // Data-parallel: the statistics of the whole batch, every worker's shard (SyncBatchNorm).
+                count *= group.size();
+                mean = Distributed.allReduceSum(x.sum(dims, true), group).div(count);
+                centred = x.sub(mean);
+                var = Distributed.allReduceSum(centred.square().sum(dims, true), group).div(count);
+            } else {
+                mean = x.mean(dims, true);
+                centred = x.sub(mean);
+                var = centred.square().mean(dims, true);
+            }
             y = centred.mul(var.add(eps).rsqrt());
             try (NoGrad g = NoGrad.enter()) {
                 if (runningMean != null) {

@@ -20,6 +20,21 @@ final class DataParallel {
         this.ring = ring;
     }
 
+    /** The workers as the layers see them during a step (batch norm's statistics over the whole batch). */
+    dev.jgrad.nn.Distributed.Group group() {
+        return new dev.jgrad.nn.Distributed.Group() {
+            @Override
+            public int size() {
+                return ring.size();
+            }
+
+            @Override
+            public void sum(float[] data) throws IOException {
+                ring.sum(data);
+            }
+        };
+    }
+
     /** Rows {@code rank * B / N} to {@code (rank + 1) * B / N} of every tensor of the batch. */
     List<Tensor> shard(List<Tensor> batch) {
         int n = ring.size();

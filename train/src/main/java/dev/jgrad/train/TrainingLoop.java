@@ -92,7 +92,8 @@ final class TrainingLoop {
         double[] values = new double[series.size()];
         double clipped = Double.NaN;
         // One memory scope per step: the step's tensors give their arrays to the next step.
-        try (Memory.Scope scope = Memory.scope()) {
+        try (Memory.Scope scope = Memory.scope();
+             dev.jgrad.nn.Distributed.Scope group = dev.jgrad.nn.Distributed.within(fit.dataParallel == null ? null : fit.dataParallel.group())) {
             fit.optimizer.zeroGrad();
             Map<String, Variable> parts = fit.loss.apply(fit.dataParallel == null ? batch : fit.dataParallel.shard(batch));
             Variable total = null;

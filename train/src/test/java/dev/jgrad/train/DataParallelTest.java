@@ -1,7 +1,12 @@
 package dev.jgrad.train;
 
 import dev.jgrad.autograd.Variable;
+import dev.jgrad.nn.BatchNorm2d;
+import dev.jgrad.nn.Conv2d;
+import dev.jgrad.nn.Flatten;
 import dev.jgrad.nn.Linear;
+import dev.jgrad.nn.MaxPool2d;
+import dev.jgrad.nn.ReLU;
 import dev.jgrad.nn.Losses;
 import dev.jgrad.nn.Module;
 import dev.jgrad.nn.Parameter;
@@ -72,6 +77,32 @@ class DataParallelTest {
         }
         fit.run(QUIET);
         return net.namedParameters();
+    }
+
+    /** Fashion-MNIST's small CNN shape: conv, batch norm (its statistics over the whole batch), ReLU, pooling, linear. */
+    private static Map<String, Parameter> cnn(Path dir, RingAllReduce ring) {
+        Generator gen = new Generator(5);
+        Tensor x = Tensor.randn(gen, 96, 1, 12, 12);
+        Tensor labels = x.mean(new int[] {1, 2, 3}, false).gt(0).to(dev.jgrad.tensor.DType.INT64);
+        int[] k3 = {3, 3};
+        int[] one = {1, 1};
+        Sequential net = new Sequential(new Conv2d(1, 4, k3, one, one, one, 1, false, gen), new BatchNorm2d(4), new ReLU(), new MaxPool2d(2),
+                new Flatten(), new Linear(4 * 6 * 6, 2, true, gen));
+        Fit fit = Fit.of(net, new Adam(net.parameters(), 3e-3), new DataLoader(new TensorDataset(x, labels), 16, true, 5, false))
+                .loss(b -> Losses.crossEntropy(net.forward(Variable.of(b.get(0))), b.get(1)))
+                .epochs(17).name("cnn").tensorboard(false).out(dir).progress(QUIET, false);
+        if (ring != null) {
+            fit.dataParallel(ring);
+        }
+        fit.run(QUIET);
+        Map<String, Parameter> p = new java.util.LinkedHashMap<>(net.namedParameters());
+        // The running statistics too: they must follow the whole batch's, as one process's do.
+        for (Map.Entry<String, Tensor> b : net.namedBuffers().entrySet()) {
+            if (b.getValue().isFloatingPoint()) {
+                p.put(b.getKey(), new Parameter(b.getValue()));
+            }
+        }
+        return p;
     }
 
     private static Map<String, Parameter> gpt(Path dir, RingAllReduce ring) {
@@ -157,6 +188,11 @@ class DataParallelTest {
     @Test
     void twoWorkersTrainAnMlpAsOneProcessOnTheWholeBatch() throws Exception {
         equivalent(DataParallelTest::mlp, "mlp");
+    }
+
+    @Test
+    void twoWorkersTrainACnnWithBatchNormAsOneProcessOnTheWholeBatch() throws Exception {
+        equivalent(DataParallelTest::cnn, "cnn");
     }
 
     @Test
