@@ -10,13 +10,16 @@ import java.io.UncheckedIOException;
 /**
  * The data-parallel workers this thread's step belongs to, for the layers whose forward pass needs all of them: batch
  * norm in training computes its statistics over the whole batch, every worker's shard, as one process would (PyTorch's
- * SyncBatchNorm). The training loop sets the group for the step ({@link #within}); outside it layers see none.
+ * SyncBatchNorm), and dropout draws the whole batch's mask and keeps its shard's rows. The training loop sets the group for the step ({@link #within}); outside it layers see none.
  */
 public final class Distributed {
     /** The workers: how many, and the element-wise sum of an array over them (every worker calls it, in the same order). */
     public interface Group {
         /** How many workers. */
         int size();
+
+        /** This worker's place among them, 0 to size - 1: its shard is that part of each batch. */
+        int rank();
 
         /** Replaces {@code data} by its sum over the workers. */
         void sum(float[] data) throws IOException;

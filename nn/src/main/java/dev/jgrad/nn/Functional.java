@@ -114,6 +114,14 @@ public final class Functional {
         if (p == 1) {
             return x.mul(0.0);
         }
+        Distributed.Group group = Distributed.current();
+        if (group != null && group.size() > 1 && x.dim() > 0) {
+            // Data-parallel: the mask of the whole batch, of which this worker's shard takes its rows, so every worker
+            // drops what one process would, and every worker's generator moves alike.
+            int[] whole = x.shape();
+            whole[0] *= group.size();
+            return x.mul(Variable.of(dropoutMask(whole, x.dtype(), p, gen).narrow(0, group.rank() * x.size(0), x.size(0))));
+        }
         return x.mul(Variable.of(dropoutMask(x.shape(), x.dtype(), p, gen)));
     }
 

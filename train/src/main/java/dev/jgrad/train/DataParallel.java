@@ -29,6 +29,11 @@ final class DataParallel {
             }
 
             @Override
+            public int rank() {
+                return ring.rank();
+            }
+
+            @Override
             public void sum(float[] data) throws IOException {
                 ring.sum(data);
             }

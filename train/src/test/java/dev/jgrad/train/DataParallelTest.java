@@ -79,7 +79,7 @@ class DataParallelTest {
         return net.namedParameters();
     }
 
-    /** Fashion-MNIST's small CNN shape: conv, batch norm (its statistics over the whole batch), ReLU, pooling, linear. */
+    /** Fashion-MNIST's small CNN shape: conv, batch norm (statistics over the whole batch), ReLU, pooling, dropout (the whole batch's mask), linear. */
     private static Map<String, Parameter> cnn(Path dir, RingAllReduce ring) {
         Generator gen = new Generator(5);
         Tensor x = Tensor.randn(gen, 96, 1, 12, 12);
@@ -87,7 +87,7 @@ class DataParallelTest {
         int[] k3 = {3, 3};
         int[] one = {1, 1};
         Sequential net = new Sequential(new Conv2d(1, 4, k3, one, one, one, 1, false, gen), new BatchNorm2d(4), new ReLU(), new MaxPool2d(2),
-                new Flatten(), new Linear(4 * 6 * 6, 2, true, gen));
+                new Flatten(), new dev.jgrad.nn.Dropout(0.3, gen), new Linear(4 * 6 * 6, 2, true, gen));
         Fit fit = Fit.of(net, new Adam(net.parameters(), 3e-3), new DataLoader(new TensorDataset(x, labels), 16, true, 5, false))
                 .loss(b -> Losses.crossEntropy(net.forward(Variable.of(b.get(0))), b.get(1)))
                 .epochs(17).name("cnn").tensorboard(false).out(dir).progress(QUIET, false);

@@ -84,6 +84,7 @@ final class DataParallelWorkers implements AutoCloseable {
                     // The worker resumes a copy of the run: the same weights, optimizer state and position as worker 0.
                     copy(o.resume, folder);
                     args.addAll(List.of("--resume", folder.toString()));
+                    args.addAll(own);
                 } else {
                     args.addAll(own);
                     if (o.resume != null) {
@@ -141,7 +142,12 @@ final class DataParallelWorkers implements AutoCloseable {
     private static void copy(Path from, Path to) throws IOException {
         try (var paths = Files.walk(from)) {
             for (Path p : paths.toList()) {
-                Path target = to.resolve(from.relativize(p).toString());
+                String rel = from.relativize(p).toString();
+                // Not the run's lock (worker 0 holds it) nor its TensorBoard files (a worker writes none of its own).
+                if (rel.equals(".jgrad.lock") || rel.equals("tb") || rel.startsWith("tb/")) {
+                    continue;
+                }
+                Path target = to.resolve(rel);
                 if (Files.isDirectory(p)) {
                     Files.createDirectories(target);
                 } else {
