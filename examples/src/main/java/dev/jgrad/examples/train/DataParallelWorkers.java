@@ -24,12 +24,12 @@ import java.util.Set;
  * gradients ({@code Fit.dataParallel}). A worker that dies fails the others within the ring's timeout, naming it; the run
  * folder keeps its last whole checkpoint. A child started with {@code --worker RANK:N:DIR} is such a worker.
  */
-final class DataParallelWorkers implements AutoCloseable {
+public final class DataParallelWorkers implements AutoCloseable {
     /** How long a worker waits for the others, to start and at each exchange. */
     static final Duration TIMEOUT = Duration.ofSeconds(120);
     /** Options a worker does not take from worker 0's command line: it gets its own. */
     private static final Set<String> NOT_PASSED = Set.of("--out", "--resume", "--overwrite", "--data-parallel", "--dashboard",
-            "--dashboard-port", "--threads", "--worker");
+            "--dashboard-port", "--threads", "--worker", "--master");
 
     private final RingAllReduce ring;
     private final List<Process> children;
@@ -60,8 +60,20 @@ final class DataParallelWorkers implements AutoCloseable {
         String[] f = o.worker.split(":", 3);
         int rank = Integer.parseInt(f[0]);
         int n = Integer.parseInt(f[1]);
-        ServerSocketChannel own = ServerSocketChannel.open().bind(new InetSocketAddress("127.0.0.1", 0));
-        List<InetSocketAddress> all = Rendezvous.viaFolder(Path.of(f[2]), rank, n, (InetSocketAddress) own.getLocalAddress(), TIMEOUT);
+        ServerSocketChannel own;
+        List<InetSocketAddress> all;
+        if (f[2].startsWith("@")) {
+            // A Spark task's worker: every address given (the barrier's allGather), this one's port to listen on.
+            all = new ArrayList<>();
+            for (String hostPort : f[2].substring(1).split(",")) {
+                int colon = hostPort.lastIndexOf(':');
+                all.add(new InetSocketAddress(hostPort.substring(0, colon), Integer.parseInt(hostPort.substring(colon + 1))));
+            }
+            own = ServerSocketChannel.open().bind(new InetSocketAddress(all.get(rank).getPort()));
+        } else {
+            own = ServerSocketChannel.open().bind(new InetSocketAddress("127.0.0.1", 0));
+            all = Rendezvous.viaFolder(Path.of(f[2]), rank, n, (InetSocketAddress) own.getLocalAddress(), TIMEOUT);
+        }
         o.ring = RingAllReduce.join(rank, all, own, TIMEOUT);
         own.close();
         return new DataParallelWorkers(o.ring, List.of(), null);
@@ -82,7 +94,7 @@ final class DataParallelWorkers implements AutoCloseable {
                 List<String> args = new ArrayList<>(List.of("train", spec.name()));
                 if (o.resume != null && Files.isDirectory(o.resume)) {
                     // The worker resumes a copy of the run: the same weights, optimizer state and position as worker 0.
-                    copy(o.resume, folder);
+                    copyRun(o.resume, folder);
                     args.addAll(List.of("--resume", folder.toString()));
                     args.addAll(own);
                 } else {
@@ -118,7 +130,7 @@ final class DataParallelWorkers implements AutoCloseable {
     }
 
     /** The command line's own arguments, less those a worker gets its own of. */
-    private static List<String> ownArgs(CommandSpec spec) {
+    static List<String> ownArgs(CommandSpec spec) {
         List<String> all = spec.commandLine().getParseResult().originalArgs();
         // The whole command line: what follows the trainer's name is its own.
         int from = all.indexOf(spec.name()) + 1;
@@ -139,7 +151,8 @@ final class DataParallelWorkers implements AutoCloseable {
         return out;
     }
 
-    private static void copy(Path from, Path to) throws IOException {
+    /** A copy of a run folder for another worker to resume: all but its lock and its TensorBoard files. */
+    public static void copyRun(Path from, Path to) throws IOException {
         try (var paths = Files.walk(from)) {
             for (Path p : paths.toList()) {
                 String rel = from.relativize(p).toString();

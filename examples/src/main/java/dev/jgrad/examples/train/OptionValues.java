@@ -18,7 +18,7 @@ import java.util.Set;
 final class OptionValues {
     /** Options that are not part of what a run is. */
     static final Set<String> NOT_KEPT = Set.of("--out", "--resume", "--overwrite", "--threads", "--help", "--version", "--dashboard",
-            "--dashboard-port", "--data-parallel", "--worker");
+            "--dashboard-port", "--data-parallel", "--worker", "--master");
 
     private OptionValues() {
     }

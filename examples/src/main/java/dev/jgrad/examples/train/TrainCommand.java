@@ -47,6 +47,9 @@ public final class TrainCommand implements Callable<Integer> {
             }
             options.command = this;
             options.notTaken = notTaken();
+            if (options.master != null && options.worker == null) {
+                return SparkWorkers.run(spec, options);
+            }
             tuneOnFirstUse();
             try (Dashboard page = options.dashboard ? dashboard() : null; DataParallelWorkers workers = DataParallelWorkers.start(spec, options)) {
                 train();

@@ -62,7 +62,12 @@ public final class TrainOptions {
             + "N must divide the batch size (default: 1)")
     Integer dataParallel;
 
-    /** A data-parallel worker started by rank 0: RANK:N:RENDEZVOUS_FOLDER. */
+    @Option(names = "--master", paramLabel = "URL", description = "with --data-parallel: the N workers are the tasks of a Spark barrier stage"
+            + " on this master (local[2], spark://host:7077) instead of processes here; needs --out (or --resume), a folder every executor"
+            + " reaches")
+    String master;
+
+    /** A data-parallel worker: RANK:N:RENDEZVOUS_FOLDER (started by worker 0 here), or RANK:N:@HOST:PORT,... (by a Spark task). */
     @Option(names = "--worker", hidden = true, paramLabel = "RANK:N:DIR")
     String worker;
 
@@ -107,6 +112,13 @@ public final class TrainOptions {
         }
         if (dataParallel != null && (dataParallel < 1 || dataParallel > 64)) {
             throw new ParameterException(spec.commandLine(), "--data-parallel must be from 1 to 64, got " + dataParallel);
+        }
+        if (master != null && dataParallel == null) {
+            throw new ParameterException(spec.commandLine(), "--master runs data-parallel workers on Spark: give --data-parallel N too");
+        }
+        if (master != null && out == null && resume == null) {
+            throw new ParameterException(spec.commandLine(), "--master needs --out (or --resume): the run folder, on a path every Spark"
+                    + " executor reaches");
         }
         if (threads != null && (threads < 1 || threads > Backend.maxThreads())) {
             throw new ParameterException(spec.commandLine(), "--threads must be from 1 to " + Backend.maxThreads()

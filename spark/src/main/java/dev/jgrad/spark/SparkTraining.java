@@ -1,0 +1,179 @@
+package dev.jgrad.spark;
+
+import dev.jgrad.examples.UserError;
+import dev.jgrad.examples.sweep.ChildRun;
+import dev.jgrad.train.Interrupt;
+import org.apache.spark.BarrierTaskContext;
+import org.apache.spark.SparkConf;
+import org.apache.spark.api.java.JavaSparkContext;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * {@code jgrad train ... --data-parallel N --master URL}: the N workers as the tasks of one Spark barrier stage, which
+ * starts them together. Each task picks a port, the tasks exchange their addresses once with the barrier's allGather,
+ * and each starts its worker in a child JVM of its executor ({@code spark.task.cpus} threads): worker 0 writes the run
+ * folder (on a path every executor reaches), the others a scratch folder of their executor, and every step the workers
+ * average their gradients over TCP between themselves (the ring all-reduce), not through Spark. A worker that fails
+ * fails its task and so the stage, naming it; a retried stage (Spark's, or the user's re-run) resumes every worker from the
+ * run folder's last checkpoint, never from replicas that differ.
+ */
+public final class SparkTraining {
+    /** Runs the stage; returns worker 0's exit code (0, or 130 when stopped). */
+    public int run(String master, int n, String trainer, List<String> own, String runDir, boolean overwrite) {
+        SparkMasters.check(master);
+        SparkConf conf = new SparkConf().setMaster(master).setAppName("jgrad train " + trainer + " --data-parallel " + n)
+                .set("spark.ui.enabled", "false").set("spark.ui.showConsoleProgress", "false");
+        long started = System.nanoTime();
+        JavaSparkContext sc;
+        try {
+            sc = new JavaSparkContext(conf);
+        } catch (RuntimeException e) {
+            throw new UserError("cannot start Spark on --master " + master + ": " + String.valueOf(e.getMessage()).split("\n")[0], e);
+        }
+        Interrupt.install();
+        Interrupt.inLoop(true);
+        try {
+            int cpus = Math.max(1, sc.getConf().getInt("spark.task.cpus", 1));
+            System.out.printf(java.util.Locale.ROOT, "jgrad: data-parallel over %d Spark tasks on %s (Spark %s up in %.1f s, %d thread(s) each);"
+                    + " worker 0 writes %s%n", n, master, sc.version(), (System.nanoTime() - started) / 1e9, cpus, runDir);
+            List<Integer> ranks = new ArrayList<>();
+            for (int r = 0; r < n; r++) {
+                ranks.add(r);
+            }
+            Worker w = new Worker(trainer, List.copyOf(own), runDir, overwrite, n, cpus);
+            scala.reflect.ClassTag<String> tag = scala.reflect.ClassTag$.MODULE$.apply(String.class);
+            List<String> results = sc.parallelize(ranks, n).rdd().barrier().mapPartitions(w, false, tag).toJavaRDD().collect();
+            int exit = 0;
+            for (String r : results) {
+                if (r.startsWith("0\t")) {
+                    exit = Integer.parseInt(r.substring(2));
+                }
+            }
+            return exit;
+        } catch (Exception e) {
+            // Spark's own failures are checked exceptions thrown through Scala.
+            if (e instanceof UserError u) {
+                throw u;
+            }
+            throw new UserError("the data-parallel stage failed: " + rootMessage(e) + "; " + runDir + " keeps its last checkpoint, and the same"
+                    + " command resumes from it", e);
+        } finally {
+            sc.stop();
+            Interrupt.inLoop(false);
+        }
+    }
+
+    /** The failed worker's line where Spark's messages carry it, else the first line of the innermost message. */
+    private static String rootMessage(Throwable e) {
+        Throwable t = e;
+        String last = String.valueOf(e.getMessage());
+        for (int depth = 0; t != null && depth < 20; depth++, t = t.getCause()) {
+            String m = String.valueOf(t.getMessage());
+            int at = m.indexOf("jgrad worker ");
+            if (at >= 0) {
+                return m.substring(at).split("\n")[0];
+            }
+            last = m;
+        }
+        return last.split("\n")[0];
+    }
+
+    /** A barrier task: one worker. Serialised to the executors with what it needs. */
+    static final class Worker extends scala.runtime.AbstractFunction1<scala.collection.Iterator<Integer>, scala.collection.Iterator<String>>
+            implements java.io.Serializable {
+        private static final long serialVersionUID = 1L;
+        private final String trainer;
+        private final List<String> own;
+        private final String runDir;
+        private final boolean overwrite;
+        private final int n;
+        private final int cpus;
+
+        Worker(String trainer, List<String> own, String runDir, boolean overwrite, int n, int cpus) {
+            this.trainer = trainer;
+            this.own = own;
+            this.runDir = runDir;
+            this.overwrite = overwrite;
+            this.n = n;
+            this.cpus = cpus;
+        }
+
+        @Override
+        public scala.collection.Iterator<String> apply(scala.collection.Iterator<Integer> partition) {
+            return scala.jdk.javaapi.CollectionConverters.asScala(List.of(work()).iterator());
+        }
+
+        private String work() {
+            BarrierTaskContext ctx = BarrierTaskContext.get();
+            int rank = ctx.partitionId();
+            try {
+                int port;
+                try (ServerSocket s = new ServerSocket(0)) {
+                    port = s.getLocalPort();
+                }
+                String[] all = ctx.allGather(InetAddress.getLocalHost().getHostAddress() + ":" + port);
+                Path run = Path.of(runDir);
+                boolean resuming = Files.isRegularFile(run.resolve("model.safetensors")) && Files.isRegularFile(run.resolve("config.json"));
+                List<String> args = new ArrayList<>(List.of("train", trainer));
+                Path log;
+                if (rank == 0) {
+                    if (resuming) {
+                        args.addAll(List.of("--resume", runDir));
+                        args.addAll(own);
+                    } else {
+                        args.addAll(own);
+                        args.addAll(List.of("--out", runDir));
+                        if (overwrite) {
+                            args.add("--overwrite");
+                        }
+                    }
+                    log = Files.createTempFile("jgrad-worker-0-", ".log");
+                } else {
+                    Path scratch = Files.createTempDirectory("jgrad-worker-" + rank + "-");
+                    if (resuming) {
+                        dev.jgrad.examples.train.DataParallelWorkers.copyRun(run, scratch.resolve("run"));
+                        args.addAll(List.of("--resume", scratch.resolve("run").toString()));
+                        args.addAll(own);
+                    } else {
+                        args.addAll(own);
+                        args.addAll(List.of("--out", scratch.resolve("run").toString()));
+                    }
+                    log = scratch.resolve("worker.log");
+                }
+                args.addAll(List.of("--worker", rank + ":" + n + ":@" + String.join(",", all)));
+                int exit = ChildRun.await(ChildRun.start(args, log, cpus));
+                if (exit != 0 && exit != 130) {
+                    throw new IllegalStateException("jgrad worker " + rank + " failed (exit " + exit + "): " + lastLine(log));
+                }
+                if (rank == 0) {
+                    // Worker 0's output is the run's: shown where the driver prints.
+                    System.out.print(Files.readString(log));
+                }
+                return rank + "\t" + exit;
+            } catch (IOException e) {
+                throw new IllegalStateException("jgrad worker " + rank + ": " + e.getMessage(), e);
+            }
+        }
+
+        private static String lastLine(Path log) {
+            try {
+                List<String> lines = Files.readAllLines(log);
+                for (int i = lines.size() - 1; i >= 0; i--) {
+                    if (!lines.get(i).isBlank() && !lines.get(i).startsWith("WARNING")) {
+                        return lines.get(i).strip();
+                    }
+                }
+            } catch (IOException e) {
+                return "(no log)";
+            }
+            return "(no output)";
+        }
+    }
+}
