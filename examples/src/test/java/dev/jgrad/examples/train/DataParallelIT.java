@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -119,6 +120,45 @@ class DataParallelIT {
         String[] r = CliRun.run("train", "mlp", "--resume", part.toString(), "--epochs", "4", "--data-parallel", "2");
         assertEquals("0", r[2], r[1]);
         assertEquals(Files.readString(whole.resolve("metrics.csv")), Files.readString(part.resolve("metrics.csv")));
+    }
+
+    @Test
+    void aWorkerKilledMidRunFailsTheRunNamingItAndTheLastCheckpointStays() throws Exception {
+        Path run = tmp.resolve("killed");
+        Thread killer = new Thread(() -> {
+            long end = System.nanoTime() + 60_000_000_000L;
+            while (!Files.exists(run.resolve("model.safetensors")) && System.nanoTime() < end) {
+                sleep(20);
+            }
+            sleep(300);
+            ProcessHandle.current().descendants().filter(p -> cmdline(p.pid()).contains("--worker\u00001:2:"))
+                    .forEach(ProcessHandle::destroyForcibly);
+        });
+        killer.start();
+        String[] r = CliRun.run("train", "mlp", "--epochs", "400", "--save-every", "16", "--data-parallel", "2", "--out", run.toString());
+        killer.join();
+        assertEquals("2", r[2], r[1]);
+        assertTrue(r[1].contains("worker 1"), r[1]);
+        assertFalse(dev.jgrad.nn.io.Safetensors.load(run.resolve("model.safetensors")).tensors().isEmpty(),
+                "the last whole checkpoint is still there and loads");
+        assertTrue(Files.readString(run.resolve("status.json")).contains("\"failed\""), Files.readString(run.resolve("status.json")));
+    }
+
+    /** A process's arguments as Linux keeps them (NUL-separated); empty where they cannot be read. */
+    private static String cmdline(long pid) {
+        try {
+            return new String(Files.readAllBytes(Path.of("/proc/" + pid + "/cmdline")), java.nio.charset.StandardCharsets.UTF_8);
+        } catch (java.io.IOException e) {
+            return "";
+        }
+    }
+
+    private static void sleep(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     @Test
