@@ -38,6 +38,7 @@ class BenchRunnerTest {
         assertEquals(List.of("w1Matmul"), BenchRunner.select("w1matmul"));
         assertEquals(List.of("w6MhaFwdBwd", "w6MhaFwdBwdScoped"), BenchRunner.select("mha_fwd"));
         assertEquals(22, BenchRunner.select(null).size());
+        assertEquals(List.of("d1RingAllReduce"), BenchRunner.select("D1"));
         assertEquals(List.of("w8ConvFwdBwd", "w8ConvFwdBwdScoped", "w9LstmFwdBwd", "w9LstmFwdBwdScoped"), BenchRunner.select("W8|lstm"));
     }
 
