@@ -1,6 +1,9 @@
 package dev.jgrad.spark;
 
 import dev.jgrad.examples.train.CliRun;
+import dev.jgrad.examples.train.DataParallelIT;
+import dev.jgrad.examples.train.FashionExampleIT;
+import dev.jgrad.examples.train.GptExampleIT;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -38,6 +41,31 @@ class SparkTrainingTest {
             assertEquals(String.join(",", java.util.Arrays.copyOf(x, 4)), String.join(",", java.util.Arrays.copyOf(y, 4)));
             assertEquals(Double.parseDouble(x[4]), Double.parseDouble(y[4]), 1e-6 * Math.abs(Double.parseDouble(x[4])), a.get(i));
         }
+    }
+
+    @Test
+    void theCnnAndTheGptTrainAsOneProcessInBarrierTasks() throws Exception {
+        Path data = Files.createDirectories(tmp.resolve("fashion-data"));
+        FashionExampleIT.writeSet(data, "train", 128, 1);
+        FashionExampleIT.writeSet(data, "t10k", 32, 2);
+        sameAsOneProcess("cnn", "fashion", "--model", "cnn", "--data", data.toString(), "--epochs", "1", "--batch-size", "32");
+        Path text = GptExampleIT.writeText(tmp.resolve("plays.txt"));
+        sameAsOneProcess("gpt", "gpt", "--data", text.toString(), "--block-size", "16", "--batch-size", "8", "--n-layer", "1", "--n-head",
+                "2", "--n-embd", "16", "--max-iters", "60", "--eval-interval", "30", "--eval-iters", "2");
+    }
+
+    private void sameAsOneProcess(String name, String... args) throws Exception {
+        Path one = tmp.resolve(name + "-one");
+        Path spark = tmp.resolve(name + "-spark");
+        java.util.List<String> a = new java.util.ArrayList<>(java.util.List.of("train"));
+        a.addAll(java.util.List.of(args));
+        java.util.List<String> b = new java.util.ArrayList<>(a);
+        a.addAll(java.util.List.of("--out", one.toString()));
+        b.addAll(java.util.List.of("--data-parallel", "2", "--master", "local[2]", "--out", spark.toString()));
+        assertEquals("0", CliRun.run(a.toArray(new String[0]))[2]);
+        String[] r = CliRun.run(b.toArray(new String[0]));
+        assertEquals("0", r[2], r[1]);
+        DataParallelIT.assertTrainsAsOneProcess(one, spark, name);
     }
 
     @Test

@@ -25,14 +25,14 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The Fashion-MNIST trainer on small generated IDX files in the real layout (28x28, ten classes). */
-class FashionExampleIT {
+public class FashionExampleIT {
     @TempDir
     Path tmp;
 
     private static final PrintStream QUIET = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
 
     /** Class c is a bright 3-row band starting at row 2c + 3, on noise; written gzip-compressed like the Debian package. */
-    static void writeSet(Path dir, String prefix, int n, long seed) throws IOException {
+    public static void writeSet(Path dir, String prefix, int n, long seed) throws IOException {
         Random r = new Random(seed);
         byte[] px = new byte[n * 784];
         byte[] lb = new byte[n];

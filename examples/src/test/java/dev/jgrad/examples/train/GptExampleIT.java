@@ -19,7 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The GPT trainer on a text it generates, the sampler on what it wrote, and what bad input gets. */
-class GptExampleIT {
+public class GptExampleIT {
     @TempDir
     Path tmp;
 
@@ -31,7 +31,7 @@ class GptExampleIT {
     }
 
     /** The text of {@link #text()}, written to {@code p}. */
-    static Path writeText(Path p) throws IOException {
+    public static Path writeText(Path p) throws IOException {
         String[] who = {"ROMEO", "JULIET", "NURSE", "FRIAR"};
         String[] verbs = {"loves", "fears", "calls", "keeps"};
         String[] what = {"the night", "the rose", "a sword", "the moon"};
