@@ -91,7 +91,7 @@ final class Emitter {
                 }
             }
         }
-        return valueOfTensor(program.output(), refOfOutput(base));
+        return valueOfRef(refOfOutput(base), program.output());
     }
 
     private Traces.Ref refOfOutput(Traces.Run base) {
@@ -188,10 +188,6 @@ final class Emitter {
 
     static Tensor argTensor(Object arg) {
         return arg instanceof Variable v ? v.data() : (Tensor) arg;
-    }
-
-    private String valueOfTensor(Tensor t, Traces.Ref r) {
-        return valueOfRef(r, t);
     }
 
     private String valueOfRef(Object refObj, Tensor t) {

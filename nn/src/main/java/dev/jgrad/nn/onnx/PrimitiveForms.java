@@ -33,7 +33,7 @@ final class PrimitiveForms {
                     e.cast(e.in(2), c.output().dtype())));
             case "maskedFill", "maskedFilli" -> one(e.node("Where", e.cast(e.in(1), DType.BOOL),
                     e.scalar((Double) a[2], c.output().dtype()), e.in(0)));
-            case "to" -> one(e.cast(e.in(0), (DType) a[1]).equals(e.in(0)) ? e.node("Identity", e.in(0)) : e.cast(e.in(0), (DType) a[1]));
+            case "to" -> one(castOrIdentity(e, e.in(0), (DType) a[1]));
             case "sum" -> one(e.reduce("ReduceSum", e.in(0), axes(e, 1), (Boolean) a[2]));
             case "mean" -> one(e.reduce("ReduceMean", e.in(0), axes(e, 1), (Boolean) a[2]));
             case "prod" -> one(e.reduce("ReduceProd", e.in(0), axes(e, 1), (Boolean) a[2]));
@@ -69,6 +69,11 @@ final class PrimitiveForms {
             default -> throw new Emitter.Unsupported("op '" + c.op() + "' (" + inputShapes(c) + " -> " + shape(c.output())
                     + ") has no ONNX form in jgrad's exporter" + CallSite.at(c));
         };
+    }
+
+    /** A cast to {@code dtype}, or an Identity where the value has that type: the op's output is a value of its own. */
+    private static String castOrIdentity(Emitter e, String x, DType dtype) {
+        return e.dtype(x) == dtype ? e.node("Identity", x) : e.cast(x, dtype);
     }
 
     private static String[] one(String name) {
