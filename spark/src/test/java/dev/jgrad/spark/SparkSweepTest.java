@@ -53,6 +53,27 @@ class SparkSweepTest {
     }
 
     @Test
+    void aSweepKeptOnAHadoopPathRanksAndResumesThere() throws Exception {
+        Path kept = tmp.resolve("kept");
+        String uri = kept.toUri().toString();
+        String[] args = {"sweep", "mlp", "--epochs", "1", "--grid", "lr=0.01,0.05", "--master", "local[2]", "--out", uri};
+        String[] r = CliRun.run(args);
+        assertEquals("0", r[2], r[1]);
+        for (String f : List.of("sweep.json", "sweep.csv", "sweep.png", "best.json", "01_lr=0.01/model.safetensors", "02_lr=0.05/summary.json",
+                "logs/01_lr=0.01.log")) {
+            assertTrue(Files.isRegularFile(kept.resolve(f)), f + " kept through Hadoop's file system at " + uri);
+        }
+        List<String> first = ranking(kept);
+        String[] again = CliRun.run(args);
+        assertEquals("0", again[2], again[1]);
+        assertFalse(again[0].contains("one per task"), "a finished sweep on a Hadoop path starts nothing: " + again[0]);
+        assertEquals(first, ranking(kept));
+        String[] local = CliRun.run("sweep", "mlp", "--grid", "lr=0.1", "--out", tmp.resolve("x").toUri().toString());
+        assertEquals("2", local[2], local[1]);
+        assertTrue(local[1].contains("needs the Spark engine"), local[1]);
+    }
+
+    @Test
     void anUnreachableMasterIsOneLineAndNothingStarts() {
         Path out = tmp.resolve("never");
         String[] r = run("sweep", "mlp", "--grid", "lr=0.1", "--master", "spark://127.0.0.1:9", "--out", out.toString());

@@ -53,10 +53,37 @@ public final class SweepCommand implements Callable<Integer> {
     String engine;
     @Option(names = "--master", paramLabel = "URL", description = "the Spark master (local[2], spark://host:7077); implies --engine spark")
     String master;
-    @Option(names = "--out", paramLabel = "SWEEP_DIR", required = true, description = "the sweep's folder: new, empty, or this sweep's own")
-    Path out;
+    @Option(names = "--out", paramLabel = "SWEEP_DIR", required = true, description = "the sweep's folder: new, empty, or this sweep's own;"
+            + " with Spark also a Hadoop path (hdfs://, s3a://, file://) where the runs are kept")
+    String out;
     @Unmatched
     List<String> trainerArgs = new ArrayList<>();
+
+    private String in(String name) {
+        return out.endsWith("/") ? out + name : out + "/" + name;
+    }
+
+    /** A sweep kept on a Hadoop path: Spark's engine only (jgrad-spark's RemoteSweep). */
+    private Ranking remote(Sweep sweep) {
+        if ("local".equals(engine) || master == null && engine == null) {
+            throw new ParameterException(spec.commandLine(), "--out " + out + " is a Hadoop path: it needs the Spark engine (--master URL)");
+        }
+        String url = master == null ? "local[" + parallel + "]" : master;
+        try {
+            return (Ranking) Class.forName("dev.jgrad.spark.RemoteSweep").getMethod("run", Sweep.class, String.class, String.class)
+                    .invoke(null, sweep, out, url);
+        } catch (java.lang.reflect.InvocationTargetException e) {
+            if (e.getCause() instanceof RuntimeException re) {
+                throw re;
+            }
+            throw new UserError("--out " + out + ": " + e.getCause(), e.getCause());
+        } catch (ClassNotFoundException notBuilt) {
+            throw new UserError("the Spark engine is not on the class path: run the sweep with ./jgrad, which builds the jgrad-spark"
+                    + " module (mvn -Pspark package) and adds Spark's jars when a command asks for Spark");
+        } catch (ReflectiveOperationException | LinkageError broken) {
+            throw new UserError("cannot load the Spark engine: " + broken);
+        }
+    }
 
     /** The engine asked for: the local one, or Spark's from the jgrad-spark module (built by ./jgrad when asked for). */
     private Engine engine() {
@@ -93,7 +120,9 @@ public final class SweepCommand implements Callable<Integer> {
         if (random != null) {
             sweep.random(random, seed);
         }
-        Ranking r = sweep.run(out, engine());
+        boolean hadoop = out.matches("[a-zA-Z][a-zA-Z0-9+.-]*://.*");
+        Engine chosen = hadoop ? null : engine();
+        Ranking r = hadoop ? remote(sweep) : sweep.run(Path.of(out), chosen);
         System.out.println();
         System.out.println("rank  held-out  step  run");
         int rank = 1;
@@ -104,14 +133,14 @@ public final class SweepCommand implements Callable<Integer> {
                             + (e.error().isEmpty() ? "" : ": " + e.error()) + ")");
             failed += e.state().equals("failed") ? 1 : 0;
         }
-        System.out.println("Wrote " + out.resolve("sweep.csv") + ", " + out.resolve("sweep.png")
-                + (r.best() != null ? ", " + out.resolve("best.json") + " (best: " + r.best().run() + ")" : ""));
+        System.out.println("Wrote " + in("sweep.csv") + ", " + in("sweep.png") + (r.best() != null ? ", " + in("best.json") + " (best: "
+                + r.best().run() + ")" : ""));
         if (Interrupt.requested()) {
             System.err.println("jgrad: sweep interrupted; run the same command again to resume it");
             return 130;
         }
         if (failed > 0) {
-            System.err.println("jgrad: " + failed + " run(s) of the sweep failed; their errors are in sweep.csv and " + out.resolve("logs"));
+            System.err.println("jgrad: " + failed + " run(s) of the sweep failed; their errors are in sweep.csv and " + in("logs"));
             return 1;
         }
         return 0;
