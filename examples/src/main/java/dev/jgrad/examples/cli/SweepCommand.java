@@ -28,8 +28,9 @@ import java.util.concurrent.Callable;
             + "by their best held-out loss: sweep.csv, sweep.png (every run's held-out curve) and best.json (the best run's options and the "
             + "command that trains them). The trainer's own options on the same line hold for every run. Running the same sweep again keeps "
             + "the finished runs and resumes the interrupted ones.",
-            "With --engine spark (or --master URL) each run is a Spark task (spark.task.cpus threads each) writing to SWEEP_DIR, which every "
-                + "executor must reach; ./jgrad builds the Spark module on first use. Without --master, Spark runs local[K].",
+            "With --engine spark (or --master URL) each run is a Spark task (spark.task.cpus threads each) writing to SWEEP_DIR, a folder "
+                + "every executor reaches or a Hadoop path (hdfs://, s3a://, file://); ./jgrad builds the Spark module on first use. Without "
+                + "--master, Spark runs local[K].",
             "Example: ./jgrad sweep mlp --epochs 3 --grid lr=0.01,0.05 --grid batch-size=16,32 --parallel 2 --out sweeps/mlp"})
 public final class SweepCommand implements Callable<Integer> {
     @Spec
