@@ -10,7 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * A broadcast operand is read through stride-0 views, never copied: the bytes allocated by W2's ops
  * (counted by the JVM for every thread, helpers included) are the result's array and a little more.
  * The kernels keep their vectors in registers only when C2 compiles them whole, which on JDK 17 takes
- * the trap limit the build and the launcher set (README, "JVM flags"); without it, runs where C2 gave up
+ * the trap limit the build and the launcher set (docs/performance.md, "JVM flags"); without it, runs where C2 gave up
  * on a kernel fail here with boxed vectors, and the messages name the limit in force.
  */
 class AllocationTest {
