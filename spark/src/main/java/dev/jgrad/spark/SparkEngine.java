@@ -4,7 +4,6 @@ import dev.jgrad.examples.UserError;
 import dev.jgrad.examples.sweep.ChildRun;
 import dev.jgrad.examples.sweep.Engine;
 import dev.jgrad.train.Interrupt;
-import org.apache.spark.SparkConf;
 import org.apache.spark.api.java.JavaSparkContext;
 
 import java.io.Serializable;
@@ -59,15 +58,8 @@ public final class SparkEngine implements Engine {
         if (jobs.isEmpty()) {
             return exits;
         }
-        SparkConf conf = new SparkConf().setMaster(master).setAppName("jgrad sweep")
-                .set("spark.ui.enabled", "false").set("spark.ui.showConsoleProgress", "false");
         long started = System.nanoTime();
-        JavaSparkContext sc;
-        try {
-            sc = new JavaSparkContext(conf);
-        } catch (RuntimeException e) {
-            throw new UserError("cannot start Spark on --master " + master + ": " + firstLine(e), e);
-        }
+        JavaSparkContext sc = SparkMasters.start(master, "jgrad sweep");
         Interrupt.install();
         Interrupt.inLoop(true);
         Thread watcher = new Thread(() -> {
@@ -112,8 +104,7 @@ public final class SparkEngine implements Engine {
             }
             for (Job j : jobs) {
                 Integer exit = exits.get(j.name());
-                System.out.println("jgrad sweep: " + j.name() + " " + (exit == null ? "not run" : exit == 0 ? "finished"
-                        : exit == 130 ? "interrupted (resume: run the sweep again)" : "failed (exit " + exit + ")"));
+                System.out.println("jgrad sweep: " + j.name() + " " + (exit == null ? "not run" : ChildRun.describe(exit)));
             }
         } catch (java.io.IOException e) {
             throw new UserError("cannot read the runs back from " + remote + ": " + e.getMessage(), e);

@@ -2,9 +2,20 @@ package dev.jgrad.spark;
 
 import dev.jgrad.examples.UserError;
 
-/** The checks a --master gets before anything starts. */
+/** A --master: the checks it gets before anything starts, and the Spark context on it. */
 final class SparkMasters {
     private SparkMasters() {
+    }
+
+    /** A Spark context on {@code master} without its web UI and console progress bar; a master that fails is one line. */
+    static org.apache.spark.api.java.JavaSparkContext start(String master, String appName) {
+        org.apache.spark.SparkConf conf = new org.apache.spark.SparkConf().setMaster(master).setAppName(appName)
+                .set("spark.ui.enabled", "false").set("spark.ui.showConsoleProgress", "false");
+        try {
+            return new org.apache.spark.api.java.JavaSparkContext(conf);
+        } catch (RuntimeException e) {
+            throw new UserError("cannot start Spark on --master " + master + ": " + String.valueOf(e.getMessage()).split("\n")[0], e);
+        }
     }
 
     /**

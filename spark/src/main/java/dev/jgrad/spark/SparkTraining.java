@@ -4,7 +4,6 @@ import dev.jgrad.examples.UserError;
 import dev.jgrad.examples.sweep.ChildRun;
 import dev.jgrad.train.Interrupt;
 import org.apache.spark.BarrierTaskContext;
-import org.apache.spark.SparkConf;
 import org.apache.spark.api.java.JavaSparkContext;
 
 import java.io.IOException;
@@ -28,15 +27,8 @@ public final class SparkTraining {
     /** Runs the stage; returns worker 0's exit code (0, or 130 when stopped). */
     public int run(String master, int n, String trainer, List<String> own, String runDir, boolean overwrite) {
         SparkMasters.check(master);
-        SparkConf conf = new SparkConf().setMaster(master).setAppName("jgrad train " + trainer + " --data-parallel " + n)
-                .set("spark.ui.enabled", "false").set("spark.ui.showConsoleProgress", "false");
         long started = System.nanoTime();
-        JavaSparkContext sc;
-        try {
-            sc = new JavaSparkContext(conf);
-        } catch (RuntimeException e) {
-            throw new UserError("cannot start Spark on --master " + master + ": " + String.valueOf(e.getMessage()).split("\n")[0], e);
-        }
+        JavaSparkContext sc = SparkMasters.start(master, "jgrad train " + trainer + " --data-parallel " + n);
         Interrupt.install();
         Interrupt.inLoop(true);
         try {
@@ -150,7 +142,7 @@ public final class SparkTraining {
                 args.addAll(List.of("--worker", rank + ":" + n + ":@" + String.join(",", all)));
                 int exit = ChildRun.await(ChildRun.start(args, log, cpus));
                 if (exit != 0 && exit != 130) {
-                    throw new IllegalStateException("jgrad worker " + rank + " failed (exit " + exit + "): " + lastLine(log));
+                    throw new IllegalStateException("jgrad worker " + rank + " failed (exit " + exit + "): " + ChildRun.lastLine(log));
                 }
                 if (rank == 0) {
                     // Worker 0's output is the run's: shown where the driver prints.
@@ -162,18 +154,5 @@ public final class SparkTraining {
             }
         }
 
-        private static String lastLine(Path log) {
-            try {
-                List<String> lines = Files.readAllLines(log);
-                for (int i = lines.size() - 1; i >= 0; i--) {
-                    if (!lines.get(i).isBlank() && !lines.get(i).startsWith("WARNING")) {
-                        return lines.get(i).strip();
-                    }
-                }
-            } catch (IOException e) {
-                return "(no log)";
-            }
-            return "(no output)";
-        }
     }
 }

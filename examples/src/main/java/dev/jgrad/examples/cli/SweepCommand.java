@@ -1,6 +1,6 @@
 package dev.jgrad.examples.cli;
 
-import dev.jgrad.examples.UserError;
+import dev.jgrad.examples.SparkModule;
 import dev.jgrad.examples.sweep.Engine;
 import dev.jgrad.examples.sweep.Grid;
 import dev.jgrad.examples.sweep.LocalEngine;
@@ -70,20 +70,7 @@ public final class SweepCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "--out " + out + " is a Hadoop path: it needs the Spark engine (--master URL)");
         }
         String url = master == null ? "local[" + parallel + "]" : master;
-        try {
-            return (Ranking) Class.forName("dev.jgrad.spark.RemoteSweep").getMethod("run", Sweep.class, String.class, String.class)
-                    .invoke(null, sweep, out, url);
-        } catch (java.lang.reflect.InvocationTargetException e) {
-            if (e.getCause() instanceof RuntimeException re) {
-                throw re;
-            }
-            throw new UserError("--out " + out + ": " + e.getCause(), e.getCause());
-        } catch (ClassNotFoundException notBuilt) {
-            throw new UserError("the Spark engine is not on the class path: run the sweep with ./jgrad, which builds the jgrad-spark"
-                    + " module (mvn -Pspark package) and adds Spark's jars when a command asks for Spark");
-        } catch (ReflectiveOperationException | LinkageError broken) {
-            throw new UserError("cannot load the Spark engine: " + broken);
-        }
+        return (Ranking) SparkModule.call("RemoteSweep", "run", new Class<?>[] {Sweep.class, String.class, String.class}, sweep, out, url);
     }
 
     /** The engine asked for: the local one, or Spark's from the jgrad-spark module (built by ./jgrad when asked for). */
@@ -99,14 +86,7 @@ public final class SweepCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "--engine must be local or spark, got " + e);
         }
         String url = master == null ? "local[" + parallel + "]" : master;
-        try {
-            return (Engine) Class.forName("dev.jgrad.spark.SparkEngine").getConstructor(String.class).newInstance(url);
-        } catch (ClassNotFoundException notBuilt) {
-            throw new UserError("the Spark engine is not on the class path: run the sweep with ./jgrad, which builds the jgrad-spark"
-                    + " module (mvn -Pspark package) and adds Spark's jars when a command asks for Spark");
-        } catch (ReflectiveOperationException | LinkageError broken) {
-            throw new UserError("cannot load the Spark engine: " + broken);
-        }
+        return (Engine) SparkModule.construct("SparkEngine", new Class<?>[] {String.class}, url);
     }
 
     @Override

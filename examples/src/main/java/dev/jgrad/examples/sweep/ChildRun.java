@@ -46,6 +46,26 @@ public final class ChildRun {
         }
     }
 
+    /** The last line of a run's log that says something (not blank, not one of the JVM's warnings), for messages. */
+    public static String lastLine(Path log) {
+        try {
+            List<String> lines = Files.readAllLines(log);
+            for (int i = lines.size() - 1; i >= 0; i--) {
+                if (!lines.get(i).isBlank() && !lines.get(i).startsWith("WARNING")) {
+                    return lines.get(i).strip();
+                }
+            }
+            return "(no output)";
+        } catch (IOException e) {
+            return "(no log)";
+        }
+    }
+
+    /** What a run's exit code means, for a sweep's progress lines. */
+    public static String describe(int exit) {
+        return exit == 0 ? "finished" : exit == 130 ? "interrupted (resume: run the sweep again)" : "failed (exit " + exit + ")";
+    }
+
     /** Waits for the run; an interrupted wait stops it as Ctrl-C would (it saves at the end of its step) and waits for that. */
     public static int await(Process p) {
         try {

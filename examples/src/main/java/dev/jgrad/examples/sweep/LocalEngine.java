@@ -55,7 +55,7 @@ public final class LocalEngine implements Engine {
                     if (!p.isAlive()) {
                         Job job = runningJobs.get(i);
                         exits.put(job.name(), p.exitValue());
-                        System.out.println("jgrad sweep: " + job.name() + " " + describe(p.exitValue()));
+                        System.out.println("jgrad sweep: " + job.name() + " " + ChildRun.describe(p.exitValue()));
                         running.remove(i);
                         runningJobs.remove(i);
                     }
@@ -71,7 +71,4 @@ public final class LocalEngine implements Engine {
         return exits;
     }
 
-    static String describe(int exit) {
-        return exit == 0 ? "finished" : exit == 130 ? "interrupted (resume: run the sweep again)" : "failed (exit " + exit + ")";
-    }
 }

@@ -112,7 +112,7 @@ public final class DataParallelWorkers implements AutoCloseable {
                         for (int r = 0; r < children.size(); r++) {
                             if (!children.get(r).isAlive()) {
                                 throw new UserError("--data-parallel: worker " + (r + 1) + " stopped before joining: "
-                                        + lastLine(scratch.resolve("worker-" + (r + 1) + ".log")));
+                                        + dev.jgrad.examples.sweep.ChildRun.lastLine(scratch.resolve("worker-" + (r + 1) + ".log")));
                             }
                         }
                     });
@@ -170,20 +170,6 @@ public final class DataParallelWorkers implements AutoCloseable {
         }
     }
 
-    private static String lastLine(Path log) {
-        try {
-            List<String> lines = Files.readAllLines(log);
-            for (int i = lines.size() - 1; i >= 0; i--) {
-                if (!lines.get(i).isBlank() && !lines.get(i).startsWith("WARNING")) {
-                    return lines.get(i).strip();
-                }
-            }
-            return "(no output)";
-        } catch (IOException e) {
-            return "(no log)";
-        }
-    }
-
     /** After a run that ended well: the other workers end with it. */
     void finish() {
         for (Process p : children) {
@@ -216,7 +202,7 @@ public final class DataParallelWorkers implements AutoCloseable {
                 Process p = children.get(r);
                 try {
                     if (p.waitFor(10, java.util.concurrent.TimeUnit.SECONDS) && p.exitValue() != 0 && p.exitValue() != 130) {
-                        System.err.println("jgrad: worker " + (r + 1) + " failed: " + lastLine(scratch.resolve("worker-" + (r + 1) + ".log")));
+                        System.err.println("jgrad: worker " + (r + 1) + " failed: " + dev.jgrad.examples.sweep.ChildRun.lastLine(scratch.resolve("worker-" + (r + 1) + ".log")));
                     }
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
