@@ -61,7 +61,7 @@ final class Emitter {
 
     /** Emits every call, in order; returns the graph's name for the program's output. */
     String emitAll(Traces.Run base) {
-        refs = traces.resolve(base);
+        refs = program.baseRefs();
         List<Trace.Call> calls = program.calls();
         for (int j = 0; j < calls.size(); j++) {
             call = calls.get(j);

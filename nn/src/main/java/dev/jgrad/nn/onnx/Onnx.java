@@ -50,20 +50,25 @@ public final class Onnx {
 
     /** Exports {@code forward} (the model's forward on variables wrapping the inputs) run on {@code examples}. */
     public static Result export(Module module, Function<Variable[], Variable> forward, Tensor[] examples, Path out, OnnxOptions options) {
-        byte[] bytes = toBytes(module, forward, examples, options);
+        Model m = build(module, forward, examples, options);
         try {
-            AtomicFile.write(out, bytes);
+            AtomicFile.write(out, m.bytes());
         } catch (IOException e) {
             throw new OnnxExportException("cannot write " + out + ": " + AtomicFile.reason(e), e);
         }
-        return new Result(out, bytes.length, lastNodes, lastInitializers);
+        return new Result(out, m.bytes().length, m.nodes(), m.initializers());
     }
-
-    private static int lastNodes;
-    private static int lastInitializers;
 
     /** The ONNX model's bytes. */
     public static byte[] toBytes(Module module, Function<Variable[], Variable> forward, Tensor[] examples, OnnxOptions options) {
+        return build(module, forward, examples, options).bytes();
+    }
+
+    /** A model's bytes and how many nodes and initializers it holds. */
+    private record Model(byte[] bytes, int nodes, int initializers) {
+    }
+
+    private static Model build(Module module, Function<Variable[], Variable> forward, Tensor[] examples, OnnxOptions options) {
         List<String> inputs = new ArrayList<>(options.inputNames());
         if (inputs.isEmpty()) {
             for (int i = 0; i < examples.length; i++) {
@@ -134,9 +139,8 @@ public final class Onnx {
             }
             Map<Integer, String> outAxes = outputAxes(program, options.dynamicAxes().getOrDefault(output, Map.of()));
             List<OnnxProto.ValueInfo> out = List.of(info(output, program.output().dtype(), program.output().shape(), outAxes));
-            lastNodes = kept.size();
-            lastInitializers = inits.size();
-            return OnnxProto.model("jgrad", kept, inits, in, out, options.opset(), options.producerName(), options.producerVersion());
+            return new Model(OnnxProto.model("jgrad", kept, inits, in, out, options.opset(), options.producerName(), options.producerVersion()),
+                    kept.size(), inits.size());
         } finally {
             CallSite.EXPORTING.remove();
         }

@@ -46,7 +46,8 @@ final class Traces {
     /** The recording at the example's sizes, the numbers that follow a size, the constants that are ranges of one. */
     record Program(List<Trace.Call> calls, Tensor output, Map<String, SymbolicInt> symbolic, Map<String, SymbolicInt> ranges,
                    List<String> symbols, Run base, List<int[]> outputShapes, long[] baseSizes, long[] variedSizes,
-                   Map<Integer, String> unstable, Map<String, Fill> fills, Map<String, boolean[]> dynamicDims) {
+                   Map<Integer, String> unstable, Map<String, Fill> fills, Map<String, boolean[]> dynamicDims,
+                   List<Map<Integer, Object>> baseRefs) {
         /** Which dims of output {@code o} of call {@code j} change size between the runs (null: none). */
         boolean[] dynamic(int j, int o) {
             return dynamicDims.get(j + "/" + o);
@@ -184,7 +185,8 @@ final class Traces {
         for (Run r : runs) {
             shapes.add(r.output().shape());
         }
-        return new Program(base.calls(), base.output(), symbolic, ranges, symbols, base, shapes, baseSizes, variedSizes, unstable, fills, dynamicDims);
+        return new Program(base.calls(), base.output(), symbolic, ranges, symbols, base, shapes, baseSizes, variedSizes, unstable, fills, dynamicDims,
+                resolved.get(0));
     }
 
     /** {@code t} with axis {@code axis} cut to {@code size}, or grown to it by repeating its first entries. */
@@ -197,7 +199,7 @@ final class Traces {
     }
 
     /** Each tensor an op of a run reads, resolved to where it comes from. */
-    List<Map<Integer, Object>> resolve(Run run) {
+    private List<Map<Integer, Object>> resolve(Run run) {
         Map<Tensor, Ref> where = new IdentityHashMap<>();
         for (int i = 0; i < run.inputs().length; i++) {
             where.put(run.inputs()[i], Ref.input(i));
