@@ -113,9 +113,10 @@ public final class SparkTraining {
                 String[] all = ctx.allGather(InetAddress.getLocalHost().getHostAddress() + ":" + port);
                 Path run = Path.of(runDir);
                 boolean resuming = Files.isRegularFile(run.resolve("model.safetensors")) && Files.isRegularFile(run.resolve("config.json"));
-                List<String> args = new ArrayList<>(List.of("train", trainer));
+                List<String> args;
                 Path log;
                 if (rank == 0) {
+                    args = new ArrayList<>(List.of("train", trainer));
                     if (resuming) {
                         args.addAll(List.of("--resume", runDir));
                         args.addAll(own);
@@ -129,14 +130,7 @@ public final class SparkTraining {
                     log = Files.createTempFile("jgrad-worker-0-", ".log");
                 } else {
                     Path scratch = Files.createTempDirectory("jgrad-worker-" + rank + "-");
-                    if (resuming) {
-                        dev.jgrad.examples.train.DataParallelWorkers.copyRun(run, scratch.resolve("run"));
-                        args.addAll(List.of("--resume", scratch.resolve("run").toString()));
-                        args.addAll(own);
-                    } else {
-                        args.addAll(own);
-                        args.addAll(List.of("--out", scratch.resolve("run").toString()));
-                    }
+                    args = dev.jgrad.examples.train.DataParallelWorkers.otherWorker(trainer, own, resuming ? run : null, scratch.resolve("run"));
                     log = scratch.resolve("worker.log");
                 }
                 args.addAll(List.of("--worker", rank + ":" + n + ":@" + String.join(",", all)));

@@ -90,20 +90,7 @@ public final class DataParallelWorkers implements AutoCloseable {
         ServerSocketChannel server = ServerSocketChannel.open().bind(new InetSocketAddress("127.0.0.1", 0));
         try {
             for (int r = 1; r < n; r++) {
-                Path folder = scratch.resolve("worker-" + r);
-                List<String> args = new ArrayList<>(List.of("train", spec.name()));
-                if (o.resume != null && Files.isDirectory(o.resume)) {
-                    // The worker resumes a copy of the run: the same weights, optimizer state and position as worker 0.
-                    copyRun(o.resume, folder);
-                    args.addAll(List.of("--resume", folder.toString()));
-                    args.addAll(own);
-                } else {
-                    args.addAll(own);
-                    if (o.resume != null) {
-                        args.addAll(List.of("--resume", o.resume.toString()));
-                    }
-                    args.addAll(List.of("--out", folder.toString()));
-                }
+                List<String> args = otherWorker(spec.name(), own, o.resume, scratch.resolve("worker-" + r));
                 args.addAll(List.of("--worker", r + ":" + n + ":" + rendezvous));
                 children.add(dev.jgrad.examples.sweep.ChildRun.start(args, scratch.resolve("worker-" + r + ".log"), threads));
             }
@@ -127,6 +114,27 @@ public final class DataParallelWorkers implements AutoCloseable {
             server.close();
         }
         return new DataParallelWorkers(o.ring, children, scratch);
+    }
+
+    /**
+     * The command line of a worker other than 0, writing to {@code folder}: resuming a copy of the run folder {@code resume}
+     * (the same weights, optimizer state and position as worker 0), or starting there (from a model file {@code resume}, if
+     * given), with the options {@code own} given on worker 0's command line.
+     */
+    public static List<String> otherWorker(String trainer, List<String> own, Path resume, Path folder) throws IOException {
+        List<String> args = new ArrayList<>(List.of("train", trainer));
+        if (resume != null && Files.isDirectory(resume)) {
+            copyRun(resume, folder);
+            args.addAll(List.of("--resume", folder.toString()));
+            args.addAll(own);
+        } else {
+            args.addAll(own);
+            if (resume != null) {
+                args.addAll(List.of("--resume", resume.toString()));
+            }
+            args.addAll(List.of("--out", folder.toString()));
+        }
+        return args;
     }
 
     /** The command line's own arguments, less those a worker gets its own of. */
