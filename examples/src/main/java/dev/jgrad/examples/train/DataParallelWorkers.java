@@ -160,7 +160,7 @@ public final class DataParallelWorkers implements AutoCloseable {
     }
 
     /** A copy of a run folder for another worker to resume: all but its lock and its TensorBoard files. */
-    public static void copyRun(Path from, Path to) throws IOException {
+    private static void copyRun(Path from, Path to) throws IOException {
         try (var paths = Files.walk(from)) {
             for (Path p : paths.toList()) {
                 String rel = from.relativize(p).toString();
