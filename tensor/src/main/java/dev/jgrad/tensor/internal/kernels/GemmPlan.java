@@ -19,7 +19,7 @@ enum GemmPlan {
     WIDE,
     /** A long k beside a small C (a weight's gradient over a batch): k cut into a fixed number of runs, summed in order. */
     SPLIT_K,
-    /** The GotoBLAS loop: panels of B packed, blocks of A packed, row blocks and column chunks shared by the threads. */
+    /** The GotoBLAS loop: panels of B packed, blocks of A packed, each thread owning a band of rows or of columns of C. */
     BLOCKED;
 
     /** The plan for {@code (n, k) @ (k, p)} on a micro-kernel {@code nr} columns wide, with these strides of A and B. */

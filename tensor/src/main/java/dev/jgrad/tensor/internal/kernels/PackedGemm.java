@@ -3,10 +3,10 @@ package dev.jgrad.tensor.internal.kernels;
 /**
  * The blocked matrix product for float32 ({@code C += A B}, or {@code C = A B} with {@code overwrite}: C's old
  * values are then never read, so a new result needs no zeroing first), in the GotoBLAS layout: for each panel of
- * {@link #KC} rows of B, B is packed once into slivers of {@code nr} columns; then each block of
+ * {@link #KC} rows of B, B is packed into slivers of {@code nr} columns; then each block of
  * {@link Tuning#gemmRowBlock} rows of A is packed into slivers of {@code mr} rows and multiplied sliver by sliver by the
  * {@link MicroKernel}. A B sliver (kc x nr) stays in L1 while A slivers stream past it; the A block stays
- * in L2. Row blocks and column chunks are shared among the threads of {@link Parallel}; each writes its own
+ * in L2. Each thread of {@link Parallel} owns a rectangle of C and packs what it reads; each writes its own
  * part of C, so the result does not depend on the thread count. The packing itself is {@link GemmPacking}'s.
  */
 public final class PackedGemm {
@@ -19,8 +19,7 @@ public final class PackedGemm {
     public static final int MAX_PANEL = 512;
     /**
      * Each thread's packing buffers, grown as needed and kept, since a training step multiplies the same shapes again.
-     * Packed B lives in the calling thread's buffer and workers only read it while the call lasts; each worker packs A
-     * into its own.
+     * Every thread packs into its own and reads only its own.
      */
     private static final ThreadBuffer A_BUFFER = new ThreadBuffer();
     private static final ThreadBuffer B_BUFFER = new ThreadBuffer();
@@ -146,61 +145,72 @@ public final class PackedGemm {
         }
     }
 
-    /** The blocked product: panels of {@link #KC} rows of B, each packed once and shared by the threads' row blocks. */
+    /**
+     * The blocked product, each thread owning a rectangle of C: all its rows and a share of the column slivers, or a
+     * share of the row slivers and all columns, whichever gives the busiest thread the least work (its tiles, and what
+     * it packs: a split by rows packs all of B on every thread, a split by columns all of A). Each thread packs what it
+     * reads itself, panel after panel of {@link #KC} rows of B, and multiplies block after block of
+     * {@link Tuning#gemmRowBlock} rows of A, so the threads meet once, at the end: sharing one packed B made them wait
+     * for each other twice a panel, which cost the weight gradients of a small model (k the batch, C small) a third
+     * of their time. An element of C is summed in the same order whichever thread makes it.
+     */
     private static void blocked(MicroKernel kernel, boolean overwrite, int n, int k, int p, float[] a, int ao, int ars, int acs, float[] b,
                                 int bo, int brs, int bcs, float[] c, int co, int crs) {
         int mr = kernel.mr();
         int nr = kernel.nr();
-        int slivers = (p + nr - 1) / nr;
-        long flops = 2L * n * k * p;
-        int threads = flops < Tuning.PARALLEL_FLOPS ? 1 : Parallel.threads();
-        // Row blocks of whole mr-row slivers, at most MC rows each, their count a multiple of the threads
-        // and their sizes within one sliver of each other, so that the threads finish together.
         int rowSlivers = (n + mr - 1) / mr;
-        int rowBlocks = Math.max(1, (rowSlivers * mr + Tuning.gemmRowBlock() - 1) / Tuning.gemmRowBlock());
-        rowBlocks = Math.min(rowSlivers, (rowBlocks + threads - 1) / threads * threads);
-        // Enough tasks to keep every thread busy: split the columns when there are few row blocks (each task packs its
-        // rows of A, so on one thread the columns stay whole and A is packed once).
-        int colChunks = threads == 1 ? 1 : Math.max(1, Math.min(slivers, (2 * threads + rowBlocks - 1) / rowBlocks));
-        int tasks = rowBlocks * colChunks;
-        int blocks = rowBlocks;
-        float[] bp = B_BUFFER.get(slivers * nr * Math.min(k, KC));
+        int colSlivers = (p + nr - 1) / nr;
+        int threads = 2L * n * k * p < Tuning.PARALLEL_FLOPS ? 1 : Parallel.threads();
+        boolean byRows = splitByRows(mr, nr, k, rowSlivers, colSlivers, threads);
+        int parts = Math.min(threads, byRows ? rowSlivers : colSlivers);
+        int rowBlock = Math.max(mr, Tuning.gemmRowBlock() / mr * mr);
+        Parallel.forEachTask(parts, (lo, hi) -> {
+            for (int part = lo; part < hi; part++) {
+                int r0 = byRows ? (int) ((long) rowSlivers * part / parts) * mr : 0;
+                int r1 = byRows ? Math.min(n, (int) ((long) rowSlivers * (part + 1) / parts) * mr) : n;
+                int s0 = byRows ? 0 : (int) ((long) colSlivers * part / parts);
+                int s1 = byRows ? colSlivers : (int) ((long) colSlivers * (part + 1) / parts);
+                ownedPart(kernel, overwrite, k, p, a, ao, ars, acs, b, bo, brs, bcs, c, co, crs, r0, r1, s0, s1, rowBlock);
+            }
+        });
+    }
+
+    /** What one float packed costs, in multiply-adds of the micro-kernel: about what the copy and its stores take. */
+    private static final long PACK_COST = 16;
+
+    /** Whether {@link #blocked} shares rows (true) or column slivers among {@code threads}: the busiest thread's cost. */
+    static boolean splitByRows(int mr, int nr, int k, int rowSlivers, int colSlivers, int threads) {
+        long rowsEach = (rowSlivers + threads - 1) / threads;
+        long colsEach = (colSlivers + threads - 1) / threads;
+        long byRows = rowsEach * colSlivers * mr * nr * (long) k + PACK_COST * k * (colSlivers * nr + rowsEach * mr);
+        long byCols = rowSlivers * colsEach * mr * nr * (long) k + PACK_COST * k * (rowSlivers * mr + colsEach * nr);
+        return byRows <= byCols;
+    }
+
+    /** Rows [r0, r1) and column slivers [s0, s1) of C, on the calling thread, in its own packing buffers. */
+    private static void ownedPart(MicroKernel kernel, boolean overwrite, int k, int p, float[] a, int ao, int ars, int acs, float[] b,
+                                  int bo, int brs, int bcs, float[] c, int co, int crs, int r0, int r1, int s0, int s1, int rowBlock) {
+        int mr = kernel.mr();
+        int nr = kernel.nr();
+        int cols = Math.min(p, s1 * nr) - s0 * nr;
+        float[] bp = B_BUFFER.get((s1 - s0) * nr * Math.min(k, KC));
+        float[] ap = A_BUFFER.get(rowBlock * Math.min(k, KC));
         for (int pc = 0; pc < k; pc += KC) {
             int kc = Math.min(KC, k - pc);
-            int kOff = bo + pc * brs;
-            if (threads == 1) {
-                GemmPacking.packB(b, kOff, brs, bcs, kc, p, nr, bp);
-            } else {
-                // Slivers of B are independent: pack them on all threads.
-                int kcs = kc;
-                Parallel.forRange(slivers, 1, (lo, hi) -> GemmPacking.packBSlivers(b, kOff, brs, bcs, kcs, p, nr, bp, lo, hi));
-            }
-            int kFrom = pc;
             // The first panel writes C (when overwriting), the later ones add into it.
             boolean first = overwrite && pc == 0;
-            Parallel.RangeBody body = (lo, hi) -> {
-                for (int t = lo; t < hi; t++) {
-                    int rb = t / colChunks;
-                    int cc = t % colChunks;
-                    int ic = (int) ((long) rowSlivers * rb / blocks) * mr;
-                    int rows = Math.min((int) ((long) rowSlivers * (rb + 1) / blocks) * mr, n) - ic;
-                    int sFrom = (int) ((long) slivers * cc / colChunks);
-                    int sTo = (int) ((long) slivers * (cc + 1) / colChunks);
-                    float[] ap = A_BUFFER.get(((rows + mr - 1) / mr) * mr * kc);
-                    GemmPacking.packA(a, ao + ic * ars + kFrom * acs, ars, acs, rows, kc, mr, ap);
-                    for (int s = sFrom; s < sTo; s++) {
-                        int jc = s * nr;
-                        int cols = Math.min(nr, p - jc);
-                        for (int ir = 0; ir < rows; ir += mr) {
-                            kernel.run(kc, ap, ir * kc, bp, s * nr * kc, nr, c, co + (ic + ir) * crs + jc, crs, Math.min(mr, rows - ir), cols, first);
-                        }
+            GemmPacking.packBSlivers(b, bo + pc * brs + s0 * nr * bcs, brs, bcs, kc, cols, nr, bp, 0, s1 - s0);
+            for (int ic = r0; ic < r1; ic += rowBlock) {
+                int rows = Math.min(rowBlock, r1 - ic);
+                GemmPacking.packA(a, ao + ic * ars + pc * acs, ars, acs, rows, kc, mr, ap);
+                for (int s = s0; s < s1; s++) {
+                    int jc = s * nr;
+                    int w = Math.min(nr, p - jc);
+                    for (int ir = 0; ir < rows; ir += mr) {
+                        kernel.run(kc, ap, ir * kc, bp, (s - s0) * nr * kc, nr, c, co + (ic + ir) * crs + jc, crs, Math.min(mr, rows - ir), w,
+                                first);
                     }
                 }
-            };
-            if (threads == 1) {
-                body.run(0, tasks);
-            } else {
-                Parallel.forEachTask(tasks, body);
             }
         }
     }

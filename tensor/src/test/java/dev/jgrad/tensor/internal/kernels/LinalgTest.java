@@ -11,6 +11,7 @@ import static dev.jgrad.tensor.internal.TensorAccess.strides;
 
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -261,17 +262,38 @@ class LinalgTest {
         }
     }
 
+    /**
+     * The blocked product shares rows among the threads for a tall C and column slivers for a wide one (a weight's
+     * gradient: few rows, k the batch), each thread packing what it reads: the bits are the same at 1, 2 and 3 threads,
+     * k over several panels, with the helpers made to run.
+     */
     @Test
+    @ExtendWith(HelpersAlwaysRun.class)
     void resultsDoNotDependOnTheThreadCount() {
         Generator g = new Generator(3);
-        Tensor a = Tensor.randn(g, 300, 200);
-        Tensor b = Tensor.randn(g, 200, 250);
+        MicroKernel kernel = Kernels.GEMM;
+        int k = 2 * PackedGemm.KC + 37;
+        // {rows, k, columns, A stored transposed}: split by rows, by columns, by columns with a transposed A.
+        int[][] shapes = {{600, 200, 250, 0}, {700, k, 90, 0}, {40, k, 900, 0}, {130, k, 520, 1}};
+        boolean[] byRows = {true, true, false, false};
         int before = Parallel.threads();
         try {
-            Parallel.setThreads(1);
-            float[] one = a.matmul(b).toFloatArray();
-            Parallel.setThreads(2);
-            assertArrayEquals(one, a.matmul(b).toFloatArray(), 0f);
+            for (int i = 0; i < shapes.length; i++) {
+                int[] s = shapes[i];
+                int rowSlivers = (s[0] + kernel.mr() - 1) / kernel.mr();
+                int colSlivers = (s[2] + kernel.nr() - 1) / kernel.nr();
+                assertEquals(byRows[i], PackedGemm.splitByRows(kernel.mr(), kernel.nr(), s[1], rowSlivers, colSlivers, 2),
+                        java.util.Arrays.toString(s) + " is shared by " + (byRows[i] ? "rows" : "columns"));
+                Tensor a = s[3] == 1 ? Tensor.randn(g, s[1], s[0]).t() : Tensor.randn(g, s[0], s[1]);
+                Tensor b = Tensor.randn(g, s[1], s[2]);
+                Parallel.setThreads(1);
+                float[] one = a.matmul(b).toFloatArray();
+                assertArrayEquals(naive(a, b), a.matmul(b).to(DType.FLOAT64).toDoubleArray(), 1e-4 * s[1]);
+                for (int threads : new int[] {2, 3}) {
+                    Parallel.setThreads(threads);
+                    assertArrayEquals(one, a.matmul(b).toFloatArray(), 0f, java.util.Arrays.toString(s) + " at " + threads + " threads");
+                }
+            }
         } finally {
             Parallel.setThreads(before);
         }
