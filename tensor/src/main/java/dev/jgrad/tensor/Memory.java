@@ -25,8 +25,10 @@ import java.util.Map;
  * {@link Tensor#keep() kept} (arrays of 4 KB and more go back to the pool, smaller ones to the
  * collector); using such a tensor afterwards throws {@link ScopeClosedException}, it never reads
  * recycled data. Gradients of leaves, optimizer state, parameters and module buffers keep themselves.
- * Without a scope nothing changes: arrays are allocated and collected as usual. Scopes nest (the
- * innermost owns what is made) and belong to the thread that opened them.
+ * Without a scope arrays are allocated and collected as usual, except in a backward pass: one that frees its
+ * graph (first order) runs in a scope of its own, since the gradients flowing through it are its own, and keeps
+ * what it hands out (a custom function's backward that holds on to a tensor it made must {@link Tensor#keep()
+ * keep} it). Scopes nest (the innermost owns what is made) and belong to the thread that opened them.
  */
 public final class Memory {
     /** Arrays smaller than this are cheaper to allocate than to pool. */
@@ -50,6 +52,11 @@ public final class Memory {
     /** Drops the free arrays this thread's pool holds (the next scope starts from fresh arrays). */
     public static void clearPool() {
         POOL.remove();
+    }
+
+    /** The bytes of free arrays this thread's pool holds (for tests and diagnostics). */
+    public static long pooledBytes() {
+        return POOL.get().bytes;
     }
 
     /** Whether this thread is inside a scope. */
