@@ -273,8 +273,13 @@ class LinalgTest {
         Generator g = new Generator(3);
         MicroKernel kernel = Kernels.GEMM;
         int k = 2 * PackedGemm.KC + 37;
-        // {rows, k, columns, A stored transposed}: split by rows, by columns, by columns with a transposed A.
-        int[][] shapes = {{600, 200, 250, 0}, {700, k, 90, 0}, {40, k, 900, 0}, {130, k, 520, 1}};
+        int mr = kernel.mr();
+        int nr = kernel.nr();
+        // {rows, k, columns, A stored transposed}, in the kernel's tiles (edges cut off): split by rows (one panel, then
+        // several), by columns (a single sliver of rows), by columns with a transposed A (three slivers of rows, 16 of
+        // columns: a split by rows would give one thread two).
+        int[][] shapes = {{40 * mr - 1, 200, 3 * nr - 5, 0}, {40 * mr + 3, k, 3 * nr - 5, 0}, {mr - 1, k, 20 * nr + 7, 0},
+            {2 * mr + 1, k, 16 * nr, 1}};
         boolean[] byRows = {true, true, false, false};
         int before = Parallel.threads();
         try {
