@@ -54,6 +54,11 @@ public final class BenchCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         int cores = Runtime.getRuntime().availableProcessors();
         if (peak) {
+            if (ModuleLayer.boot().findModule("jdk.incubator.vector").isEmpty()) {
+                // Peak's FMA loops are Vector API code: without the module its classes do not load at all.
+                throw new ParameterException(spec.commandLine(), "--peak measures with the Vector API, which this JVM was started without:"
+                        + " run ./jgrad bench --peak, or java --add-modules jdk.incubator.vector -jar jgrad-bench.jar --peak");
+            }
             System.err.println("jgrad bench --peak: " + dev.jgrad.tensor.Backend.processor() + "; about half a minute");
             Map<String, Double> limits = Peak.measure(cores);
             limits.forEach((k, v) -> System.out.printf(Locale.ROOT, "%-48s %12.1f%n", k, v));

@@ -38,6 +38,19 @@ class BenchCommandTest {
         assertTrue(refused("--no-such-flag").contains("--no-such-flag"));
     }
 
+    /** Started without the Vector API module, --peak says how to start it instead of failing to load its classes. */
+    @Test
+    void peakWithoutTheVectorModuleSaysHowToRunIt() throws Exception {
+        String java = ProcessHandle.current().info().command().orElse("java");
+        Process p = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), BenchMain.class.getName(), "--peak")
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+        assertEquals(2, p.waitFor(), err);
+        assertEquals(1, err.lines().count(), "one line: " + err);
+        assertTrue(err.startsWith("jgrad: error: --peak measures with the Vector API") && err.contains("./jgrad bench --peak")
+                && err.length() < 300, err);
+    }
+
     @Test
     void helpExitsZero() {
         assertEquals(0, BenchMain.run("--help"));
