@@ -7,6 +7,7 @@ import dev.jgrad.tensor.Tensor;
 import dev.jgrad.tensor.UnaryOp;
 import dev.jgrad.tensor.internal.kernels.ElementwiseLoops;
 import dev.jgrad.tensor.internal.kernels.Gemm;
+import dev.jgrad.tensor.internal.kernels.Kernels;
 import dev.jgrad.tensor.internal.kernels.Tuning;
 
 import static dev.jgrad.tensor.internal.TensorAccess.dense;
@@ -120,25 +121,9 @@ public final class FusedLstm {
         float[] dcs = floats(dc);
         for (int t = steps - 1; t >= 0; t--) {
             for (int b = 0; b < batch; b++) {
-                int gr = (t * batch + b) * g;
-                int yr = (t * batch + b) * 2 * h;
-                int prev = s0 + (t * batch + b) * 2 * h + h;
-                int tr = (t * batch + b) * h;
-                int sr = b * h;
-                for (int j = 0; j < h; j++) {
-                    float gh = dy[yr + j] + dhs[sr + j];
-                    float i = a[gr + j];
-                    float f = a[gr + h + j];
-                    float gg = a[gr + 2 * h + j];
-                    float o = a[gr + 3 * h + j];
-                    float tanhC = tc[tr + j];
-                    float dNew = dy[yr + h + j] + dcs[sr + j] + gh * o * (1 - tanhC * tanhC);
-                    dGates[gr + j] = dNew * gg * i * (1 - i);
-                    dGates[gr + h + j] = dNew * s[prev + j] * f * (1 - f);
-                    dGates[gr + 2 * h + j] = dNew * i * (1 - gg * gg);
-                    dGates[gr + 3 * h + j] = gh * tanhC * o * (1 - o);
-                    dcs[sr + j] = dNew * f;
-                }
+                int row = t * batch + b;
+                Kernels.ELEMENTWISE.lstmCellBackward(dy, row * 2 * h, dhs, dcs, b * h, a, row * g, tc, row * h, s, s0 + row * 2 * h + h,
+                        dGates, h);
             }
             productInCache(batch, g, h, dGates, t * batch * g, g, w, h, dhs);
         }

@@ -35,4 +35,14 @@ public interface ElementwiseKernels {
 
     /** The exact GELU's backward: {@code o[i] = g[i] (Phi(x[i]) + x[i] phi(x[i]))}, Phi and phi the normal CDF and density. */
     void geluBackward(float[] g, int go, float[] x, int xo, float[] o, int oo, int n);
+
+    /**
+     * One batch row of an LSTM cell's backward, for {@code j < h}: from the output's gradient ({@code dy[yr + j]} for h,
+     * {@code dy[yr + h + j]} for c), the gradients carried from the next step ({@code dh[hr + j]}, {@code dc[hr + j]}),
+     * the activated gates i, f, g, o ({@code gates[gr + q h + j]}), tanh of the cell ({@code tc[tr + j]}) and the previous
+     * step's h ({@code hPrev[pr + j]}), the gates' gradients into {@code dGates[gr + q h + j]} and the cell's gradient
+     * carried back into {@code dc[hr + j]}, in the float operations, and their order, of the plain loop.
+     */
+    void lstmCellBackward(float[] dy, int yr, float[] dh, float[] dc, int hr, float[] gates, int gr, float[] tc, int tr, float[] hPrev,
+                          int pr, float[] dGates, int h);
 }

@@ -66,6 +66,31 @@ final class PlainKernels {
                 o[oo + i] = (float) (g[go + i] * (cdf + v * pdf));
             }
         }
+
+        @Override
+        public void lstmCellBackward(float[] dy, int yr, float[] dh, float[] dc, int hr, float[] gates, int gr, float[] tc, int tr,
+                                     float[] hPrev, int pr, float[] dGates, int h) {
+            lstmCellBackwardFrom(0, dy, yr, dh, dc, hr, gates, gr, tc, tr, hPrev, pr, dGates, h);
+        }
+    }
+
+    /** {@link ElementwiseKernels#lstmCellBackward} for {@code from <= j < h}: the plain loop, and the vector loop's tail. */
+    static void lstmCellBackwardFrom(int from, float[] dy, int yr, float[] dh, float[] dc, int hr, float[] gates, int gr, float[] tc,
+                                     int tr, float[] hPrev, int pr, float[] dGates, int h) {
+        for (int j = from; j < h; j++) {
+            float gh = dy[yr + j] + dh[hr + j];
+            float i = gates[gr + j];
+            float f = gates[gr + h + j];
+            float gg = gates[gr + 2 * h + j];
+            float o = gates[gr + 3 * h + j];
+            float tanhC = tc[tr + j];
+            float dNew = dy[yr + h + j] + dc[hr + j] + gh * o * (1 - tanhC * tanhC);
+            dGates[gr + j] = dNew * gg * i * (1 - i);
+            dGates[gr + h + j] = dNew * hPrev[pr + j] * f * (1 - f);
+            dGates[gr + 2 * h + j] = dNew * i * (1 - gg * gg);
+            dGates[gr + 3 * h + j] = gh * tanhC * o * (1 - o);
+            dc[hr + j] = dNew * f;
+        }
     }
 
     private static final class Reductions implements ReductionKernels {

@@ -156,6 +156,30 @@ final class VectorElementwise implements ElementwiseKernels {
         VectorMath.erfLoop(VectorMath.GELU_BACKWARD, x, xo, g, go, o, oo, n);
     }
 
+    /** The plain loop's float operations in its order, a vector of j at a time (no fused multiply-adds: the same bits). */
+    @Override
+    public void lstmCellBackward(float[] dy, int yr, float[] dh, float[] dc, int hr, float[] gates, int gr, float[] tc, int tr,
+                                 float[] hPrev, int pr, float[] dGates, int h) {
+        int bound = S.loopBound(h);
+        FloatVector one = FloatVector.broadcast(S, 1f);
+        for (int j = 0; j < bound; j += L) {
+            FloatVector gh = FloatVector.fromArray(S, dy, yr + j).add(FloatVector.fromArray(S, dh, hr + j));
+            FloatVector i = FloatVector.fromArray(S, gates, gr + j);
+            FloatVector f = FloatVector.fromArray(S, gates, gr + h + j);
+            FloatVector gg = FloatVector.fromArray(S, gates, gr + 2 * h + j);
+            FloatVector o = FloatVector.fromArray(S, gates, gr + 3 * h + j);
+            FloatVector tanhC = FloatVector.fromArray(S, tc, tr + j);
+            FloatVector dNew = FloatVector.fromArray(S, dy, yr + h + j).add(FloatVector.fromArray(S, dc, hr + j))
+                    .add(gh.mul(o).mul(one.sub(tanhC.mul(tanhC))));
+            dNew.mul(gg).mul(i).mul(one.sub(i)).intoArray(dGates, gr + j);
+            dNew.mul(FloatVector.fromArray(S, hPrev, pr + j)).mul(f).mul(one.sub(f)).intoArray(dGates, gr + h + j);
+            dNew.mul(i).mul(one.sub(gg.mul(gg))).intoArray(dGates, gr + 2 * h + j);
+            gh.mul(tanhC).mul(o).mul(one.sub(o)).intoArray(dGates, gr + 3 * h + j);
+            dNew.mul(f).intoArray(dc, hr + j);
+        }
+        PlainKernels.lstmCellBackwardFrom(bound, dy, yr, dh, dc, hr, gates, gr, tc, tr, hPrev, pr, dGates, h);
+    }
+
     /** {@code o = y <= 0 ? 0 : g}, ReLU's backward. */
     @Override
     public void reluBackward(float[] g, int go, float[] y, int yo, float[] o, int oo, int n) {

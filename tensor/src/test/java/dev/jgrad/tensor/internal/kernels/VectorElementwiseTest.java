@@ -194,4 +194,37 @@ class VectorElementwiseTest {
         assertArrayEquals(b[3], a[3]);
     }
 
+    /**
+     * The LSTM cell's backward row, vector against plain: the same bits for every gradient it writes, at a width of whole
+     * vectors and at one with a tail, from offsets inside larger arrays (as FusedLstm passes them).
+     */
+    @Test
+    void lstmCellBackwardGivesThePlainLoopsBits() {
+        java.util.Random r = new java.util.Random(7);
+        ElementwiseKernels plain = PlainKernels.PROVIDER.elementwise();
+        for (int h : new int[] {128, 37}) {
+            float[] dy = new float[5 + 2 * h];
+            float[] gates = new float[3 + 4 * h];
+            float[] tc = new float[2 + h];
+            float[] hPrev = new float[4 + h];
+            float[] dh = new float[1 + h];
+            float[] dc = new float[1 + h];
+            for (float[] v : new float[][] {dy, tc, hPrev, dh, dc}) {
+                for (int i = 0; i < v.length; i++) {
+                    v[i] = (float) r.nextGaussian();
+                }
+            }
+            for (int i = 0; i < gates.length; i++) {
+                gates[i] = r.nextFloat();
+            }
+            float[] dcPlain = dc.clone();
+            float[] dGatesPlain = new float[3 + 4 * h];
+            float[] dGates = new float[3 + 4 * h];
+            plain.lstmCellBackward(dy, 5, dh, dcPlain, 1, gates, 3, tc, 2, hPrev, 4, dGatesPlain, h);
+            ELEMENTWISE.lstmCellBackward(dy, 5, dh, dc, 1, gates, 3, tc, 2, hPrev, 4, dGates, h);
+            assertArrayEquals(dGatesPlain, dGates, 0f, "gates' gradients, h " + h);
+            assertArrayEquals(dcPlain, dc, 0f, "cell's gradient, h " + h);
+            assertTrue(dGates[3] != 0 && dGates[3 + 4 * h - 1] != 0, "every gate written");
+        }
+    }
 }
