@@ -11,10 +11,12 @@ on 1.13, which has none), exact GELU, lm_head tied to wte, nanoGPT's initialisat
       --dropout=0.0
 
 usage: python3 bench/pytorch/nanogpt.py --data input.txt [--threads N] [--max-iters N] [--seed S] [--init jgrad.safetensors]
-       [--save final.pt] [--compile]
+       [--save final.pt] [--save-best best.pt] [--compile]
 --compile runs the model through torch.compile (PyTorch 2; it needs a C compiler), as train.py's --compile=True.
 It prints the evaluations as nanoGPT does and, last, one JSON line: val loss, train loss, seconds, ms per iteration.
---save writes the final model's state dict (torch.save), which `full_val_loss.py` evaluates beside jgrad's runs.
+--save writes the final model's state dict (torch.save), which `full_val_loss.py` evaluates beside jgrad's runs;
+--save-best the model of the best evaluation after the first, which is what train.py keeps (its shakespeare_char
+config has always_save_checkpoint = False) and what `./jgrad train gpt` keeps.
 `workloads.py` imports GPT from here for W12 and W13.
 """
 import json
@@ -185,6 +187,16 @@ def shakespeare_char(path):
     return len(chars), data[:n], data[n:]
 
 
+def get_lr(it, lr=1e-3, min_lr=1e-4, warmup=100, decay_iters=2000):
+    """train.py's learning rate at iteration `it`: linear warm-up, cosine decay to min_lr, then min_lr."""
+    if it < warmup:
+        return lr * (it + 1) / (warmup + 1)
+    if it > decay_iters:
+        return min_lr
+    ratio = (it - warmup) / (decay_iters - warmup)
+    return min_lr + 0.5 * (1.0 + math.cos(math.pi * ratio)) * (lr - min_lr)
+
+
 def main(argv):
     data_path = argv[argv.index("--data") + 1]
     threads = int(argv[argv.index("--threads") + 1]) if "--threads" in argv else 1
@@ -202,14 +214,6 @@ def main(argv):
         d = train_data if split == "train" else val_data
         ix = torch.randint(len(d) - block, (batch,))
         return torch.stack([d[i:i + block] for i in ix]), torch.stack([d[i + 1:i + 1 + block] for i in ix])
-
-    def get_lr(it):
-        if it < warmup:
-            return lr * (it + 1) / (warmup + 1)
-        if it > decay_iters:
-            return min_lr
-        ratio = (it - warmup) / (decay_iters - warmup)
-        return min_lr + 0.5 * (1.0 + math.cos(math.pi * ratio)) * (lr - min_lr)
 
     @torch.no_grad()
     def estimate_loss():
@@ -232,13 +236,17 @@ def main(argv):
     if "--compile" in argv:
         model = torch.compile(model)
     losses = {}
+    best_val, best_state, best_iter = float("inf"), None, None
     loop_started = time.perf_counter()
     for it in range(max_iters + 1):
         for g in opt.param_groups:
-            g["lr"] = get_lr(it)
+            g["lr"] = get_lr(it, lr, min_lr, warmup, decay_iters)
         if it % eval_interval == 0 or it == max_iters:
             losses = estimate_loss()
             print(f"step {it}: train loss {losses['train']:.4f}, val loss {losses['val']:.4f}", flush=True)
+            if it > 0 and losses["val"] < best_val and "--save-best" in argv:
+                best_val, best_iter = losses["val"], it
+                best_state = {k: v.detach().clone() for k, v in raw_model.state_dict().items()}
         if it == max_iters:
             break
         x, y = get_batch("train")
@@ -250,6 +258,9 @@ def main(argv):
     seconds = time.perf_counter() - started
     if "--save" in argv:
         torch.save(raw_model.state_dict(), argv[argv.index("--save") + 1])
+    if best_state is not None:
+        torch.save(best_state, argv[argv.index("--save-best") + 1])
+        print(f"saved the model of step {best_iter} (val {best_val:.4f}) to {argv[argv.index('--save-best') + 1]}")
     print(json.dumps({"val_loss": losses["val"], "train_loss": losses["train"], "iterations": max_iters, "seconds": round(seconds, 1),
                       "ms_per_iteration": round(1000 * (time.perf_counter() - loop_started) / max(1, max_iters), 2),
                       "threads": threads, "torch": torch.__version__, "compiled": "--compile" in argv}))
