@@ -17,8 +17,9 @@ import jdk.incubator.vector.VectorSpecies;
  * accumulators must be separate locals, so each tile is spelled out).
  *
  * <p>The accumulators start at zero and C's tile is added to them after the loop ({@link VectorTiles} says why: C's
- * row addresses kept live through the loop made C2 spill the loop's own integers in some JVMs). Tiles that C's edge
- * cuts short are computed into a per-thread scratch tile and added to C element by element.
+ * row addresses kept live through the loop made C2 spill the loop's own integers in some JVMs), or, where the product
+ * overwrites C, stored over it. Tiles that C's edge cuts short are computed into a per-thread scratch tile and added
+ * to C element by element.
  */
 final class VectorMicroKernel implements MicroKernel {
     static final VectorSpecies<Float> S = FloatVector.SPECIES_PREFERRED;
@@ -60,23 +61,14 @@ final class VectorMicroKernel implements MicroKernel {
     @Override
     public void run(int kc, float[] ap, int ao, float[] bp, int bo, int bk, float[] c, int co, int crs, int rows, int cols, boolean overwrite) {
         if (rows == this.rows && cols == NR) {
-            if (overwrite) {
-                // The kernels add into C's tile: zero it first, while it is going into the first-level cache anyway.
-                FloatVector z = FloatVector.zero(S);
-                for (int r = 0, at = co; r < rows; r++, at += crs) {
-                    z.intoArray(c, at);
-                    z.intoArray(c, at + L);
-                }
-            }
-            full(kc, ap, ao, bp, bo, bk, c, co, crs);
+            full(kc, ap, ao, bp, bo, bk, c, co, crs, overwrite);
             return;
         }
         // A tile cut by an edge: compute it whole into a scratch buffer (A's rows past the edge were
         // packed as zeros), then add the part inside C. The kernels themselves have no branch on the
         // tile's size: one the JIT had never seen taken would send them back to the interpreter.
         float[] t = SCRATCH.get();
-        java.util.Arrays.fill(t, 0, this.rows * NR, 0f);
-        full(kc, ap, ao, bp, bo, bk, t, 0, NR);
+        full(kc, ap, ao, bp, bo, bk, t, 0, NR, true);
         for (int r = 0; r < rows; r++) {
             int row = co + r * crs;
             for (int j = 0; j < cols; j++) {
@@ -140,20 +132,40 @@ final class VectorMicroKernel implements MicroKernel {
         }
     }
 
-    private void full(int kc, float[] ap, int ao, float[] bp, int bo, int bk, float[] c, int co, int crs) {
+    /** The tile method for this height and B's layout: C's tile added into, or overwritten (its old values never read). */
+    private void full(int kc, float[] ap, int ao, float[] bp, int bo, int bk, float[] c, int co, int crs, boolean overwrite) {
+        boolean packedB = bk == NR;
         if (rows == 8) {
-            if (bk == NR) {
+            if (overwrite) {
+                if (packedB) {
+                    VectorTiles.k8PackedOverwrite(kc, ap, ao, bp, bo, c, co, crs);
+                } else {
+                    VectorTiles.k8InPlaceBOverwrite(kc, ap, ao, bp, bo, bk, c, co, crs);
+                }
+            } else if (packedB) {
                 VectorTiles.k8Packed(kc, ap, ao, bp, bo, c, co, crs);
             } else {
                 VectorTiles.k8InPlaceB(kc, ap, ao, bp, bo, bk, c, co, crs);
             }
         } else if (MR == 12) {
-            if (bk == NR) {
+            if (overwrite) {
+                if (packedB) {
+                    VectorTiles.k12PackedOverwrite(kc, ap, ao, bp, bo, c, co, crs);
+                } else {
+                    VectorTiles.k12InPlaceBOverwrite(kc, ap, ao, bp, bo, bk, c, co, crs);
+                }
+            } else if (packedB) {
                 VectorTiles.k12Packed(kc, ap, ao, bp, bo, c, co, crs);
             } else {
                 VectorTiles.k12InPlaceB(kc, ap, ao, bp, bo, bk, c, co, crs);
             }
-        } else if (bk == NR) {
+        } else if (overwrite) {
+            if (packedB) {
+                VectorTiles.k6PackedOverwrite(kc, ap, ao, bp, bo, c, co, crs);
+            } else {
+                VectorTiles.k6InPlaceBOverwrite(kc, ap, ao, bp, bo, bk, c, co, crs);
+            }
+        } else if (packedB) {
             VectorTiles.k6Packed(kc, ap, ao, bp, bo, c, co, crs);
         } else {
             VectorTiles.k6InPlaceB(kc, ap, ao, bp, bo, bk, c, co, crs);

@@ -11,7 +11,9 @@ import jdk.incubator.vector.VectorSpecies;
  * row, or rows read in place {@code bk} apart), so that every address is {@code base + k * stride + constant} with as
  * many strides as possible known to the JIT. The accumulators start at zero and are added to C's tile after the loop:
  * loaded before it, C's tile kept its row addresses live through the loop, and in some JVMs C2 then spilled the loop's
- * own integers (the same source compiled to a slower tile, decided per JVM).
+ * own integers (the same source compiled to a slower tile, decided per JVM). Each method has a twin ending in
+ * {@code Overwrite} that stores the accumulators over C's tile instead, for a product's first panel: C's old values are
+ * then neither zeroed nor read, which a new result's cache-cold tile made a few per cent of a product.
  */
 final class VectorTiles {
     private static final VectorSpecies<Float> S = VectorMicroKernel.S;
@@ -21,7 +23,7 @@ final class VectorTiles {
     private VectorTiles() {
     }
 
-    /** A full 6 x (2 vectors) tile from a packed sliver of A and a packed sliver of B: every stride a constant. */
+    /** A full 6 x (2 vectors) tile from a packed sliver of A and a packed sliver of B (every stride a constant), added into C's tile. */
     static void k6Packed(int kc, float[] ap, int ao, float[] bp, int bo, float[] c, int co, int crs) {
         FloatVector c00 = FloatVector.zero(S); FloatVector c01 = FloatVector.zero(S);
         FloatVector c10 = FloatVector.zero(S); FloatVector c11 = FloatVector.zero(S);
@@ -61,7 +63,7 @@ final class VectorTiles {
         c51.add(FloatVector.fromArray(S, c, co + 5 * crs + L)).intoArray(c, co + 5 * crs + L);
     }
 
-    /** A full 6 x (2 vectors) tile from a packed sliver of A and rows of B read in place, {@code bk} apart. */
+    /** A full 6 x (2 vectors) tile from a packed sliver of A and rows of B read in place, {@code bk} apart, added into C's tile. */
     static void k6InPlaceB(int kc, float[] ap, int ao, float[] bp, int bo, int bk, float[] c, int co, int crs) {
         FloatVector c00 = FloatVector.zero(S); FloatVector c01 = FloatVector.zero(S);
         FloatVector c10 = FloatVector.zero(S); FloatVector c11 = FloatVector.zero(S);
@@ -101,7 +103,87 @@ final class VectorTiles {
         c51.add(FloatVector.fromArray(S, c, co + 5 * crs + L)).intoArray(c, co + 5 * crs + L);
     }
 
-    /** A full 12 x (2 vectors) tile from a packed sliver of A and a packed sliver of B: every stride a constant. */
+    /** A full 6 x (2 vectors) tile from a packed sliver of A and a packed sliver of B (every stride a constant), stored over C's tile. */
+    static void k6PackedOverwrite(int kc, float[] ap, int ao, float[] bp, int bo, float[] c, int co, int crs) {
+        FloatVector c00 = FloatVector.zero(S); FloatVector c01 = FloatVector.zero(S);
+        FloatVector c10 = FloatVector.zero(S); FloatVector c11 = FloatVector.zero(S);
+        FloatVector c20 = FloatVector.zero(S); FloatVector c21 = FloatVector.zero(S);
+        FloatVector c30 = FloatVector.zero(S); FloatVector c31 = FloatVector.zero(S);
+        FloatVector c40 = FloatVector.zero(S); FloatVector c41 = FloatVector.zero(S);
+        FloatVector c50 = FloatVector.zero(S); FloatVector c51 = FloatVector.zero(S);
+        int b = bo;
+        for (int a = ao, end = ao + kc * 6; a < end; a += 6, b += NR) {
+            FloatVector b0 = FloatVector.fromArray(S, bp, b);
+            FloatVector b1 = FloatVector.fromArray(S, bp, b + L);
+            FloatVector a0 = FloatVector.broadcast(S, ap[a]);
+            c00 = a0.fma(b0, c00); c01 = a0.fma(b1, c01);
+            FloatVector a1 = FloatVector.broadcast(S, ap[a + 1]);
+            c10 = a1.fma(b0, c10); c11 = a1.fma(b1, c11);
+            FloatVector a2 = FloatVector.broadcast(S, ap[a + 2]);
+            c20 = a2.fma(b0, c20); c21 = a2.fma(b1, c21);
+            FloatVector a3 = FloatVector.broadcast(S, ap[a + 3]);
+            c30 = a3.fma(b0, c30); c31 = a3.fma(b1, c31);
+            FloatVector a4 = FloatVector.broadcast(S, ap[a + 4]);
+            c40 = a4.fma(b0, c40); c41 = a4.fma(b1, c41);
+            FloatVector a5 = FloatVector.broadcast(S, ap[a + 5]);
+            c50 = a5.fma(b0, c50); c51 = a5.fma(b1, c51);
+        }
+        // Written out, not a helper: a vector passed to a method the JIT does not inline is boxed.
+        c00.intoArray(c, co);
+        c01.intoArray(c, co + L);
+        c10.intoArray(c, co + 1 * crs);
+        c11.intoArray(c, co + 1 * crs + L);
+        c20.intoArray(c, co + 2 * crs);
+        c21.intoArray(c, co + 2 * crs + L);
+        c30.intoArray(c, co + 3 * crs);
+        c31.intoArray(c, co + 3 * crs + L);
+        c40.intoArray(c, co + 4 * crs);
+        c41.intoArray(c, co + 4 * crs + L);
+        c50.intoArray(c, co + 5 * crs);
+        c51.intoArray(c, co + 5 * crs + L);
+    }
+
+    /** A full 6 x (2 vectors) tile from a packed sliver of A and rows of B read in place, {@code bk} apart, stored over C's tile. */
+    static void k6InPlaceBOverwrite(int kc, float[] ap, int ao, float[] bp, int bo, int bk, float[] c, int co, int crs) {
+        FloatVector c00 = FloatVector.zero(S); FloatVector c01 = FloatVector.zero(S);
+        FloatVector c10 = FloatVector.zero(S); FloatVector c11 = FloatVector.zero(S);
+        FloatVector c20 = FloatVector.zero(S); FloatVector c21 = FloatVector.zero(S);
+        FloatVector c30 = FloatVector.zero(S); FloatVector c31 = FloatVector.zero(S);
+        FloatVector c40 = FloatVector.zero(S); FloatVector c41 = FloatVector.zero(S);
+        FloatVector c50 = FloatVector.zero(S); FloatVector c51 = FloatVector.zero(S);
+        int b = bo;
+        for (int a = ao, end = ao + kc * 6; a < end; a += 6, b += bk) {
+            FloatVector b0 = FloatVector.fromArray(S, bp, b);
+            FloatVector b1 = FloatVector.fromArray(S, bp, b + L);
+            FloatVector a0 = FloatVector.broadcast(S, ap[a]);
+            c00 = a0.fma(b0, c00); c01 = a0.fma(b1, c01);
+            FloatVector a1 = FloatVector.broadcast(S, ap[a + 1]);
+            c10 = a1.fma(b0, c10); c11 = a1.fma(b1, c11);
+            FloatVector a2 = FloatVector.broadcast(S, ap[a + 2]);
+            c20 = a2.fma(b0, c20); c21 = a2.fma(b1, c21);
+            FloatVector a3 = FloatVector.broadcast(S, ap[a + 3]);
+            c30 = a3.fma(b0, c30); c31 = a3.fma(b1, c31);
+            FloatVector a4 = FloatVector.broadcast(S, ap[a + 4]);
+            c40 = a4.fma(b0, c40); c41 = a4.fma(b1, c41);
+            FloatVector a5 = FloatVector.broadcast(S, ap[a + 5]);
+            c50 = a5.fma(b0, c50); c51 = a5.fma(b1, c51);
+        }
+        // Written out, not a helper: a vector passed to a method the JIT does not inline is boxed.
+        c00.intoArray(c, co);
+        c01.intoArray(c, co + L);
+        c10.intoArray(c, co + 1 * crs);
+        c11.intoArray(c, co + 1 * crs + L);
+        c20.intoArray(c, co + 2 * crs);
+        c21.intoArray(c, co + 2 * crs + L);
+        c30.intoArray(c, co + 3 * crs);
+        c31.intoArray(c, co + 3 * crs + L);
+        c40.intoArray(c, co + 4 * crs);
+        c41.intoArray(c, co + 4 * crs + L);
+        c50.intoArray(c, co + 5 * crs);
+        c51.intoArray(c, co + 5 * crs + L);
+    }
+
+    /** A full 12 x (2 vectors) tile from a packed sliver of A and a packed sliver of B (every stride a constant), added into C's tile. */
     static void k12Packed(int kc, float[] ap, int ao, float[] bp, int bo, float[] c, int co, int crs) {
         FloatVector c00 = FloatVector.zero(S); FloatVector c01 = FloatVector.zero(S);
         FloatVector c10 = FloatVector.zero(S); FloatVector c11 = FloatVector.zero(S);
@@ -171,7 +253,7 @@ final class VectorTiles {
         c111.add(FloatVector.fromArray(S, c, co + 11 * crs + L)).intoArray(c, co + 11 * crs + L);
     }
 
-    /** A full 12 x (2 vectors) tile from a packed sliver of A and rows of B read in place, {@code bk} apart. */
+    /** A full 12 x (2 vectors) tile from a packed sliver of A and rows of B read in place, {@code bk} apart, added into C's tile. */
     static void k12InPlaceB(int kc, float[] ap, int ao, float[] bp, int bo, int bk, float[] c, int co, int crs) {
         FloatVector c00 = FloatVector.zero(S); FloatVector c01 = FloatVector.zero(S);
         FloatVector c10 = FloatVector.zero(S); FloatVector c11 = FloatVector.zero(S);
@@ -241,7 +323,147 @@ final class VectorTiles {
         c111.add(FloatVector.fromArray(S, c, co + 11 * crs + L)).intoArray(c, co + 11 * crs + L);
     }
 
-    /** A full 8 x (2 vectors) tile from a packed sliver of A and a packed sliver of B: every stride a constant. */
+    /** A full 12 x (2 vectors) tile from a packed sliver of A and a packed sliver of B (every stride a constant), stored over C's tile. */
+    static void k12PackedOverwrite(int kc, float[] ap, int ao, float[] bp, int bo, float[] c, int co, int crs) {
+        FloatVector c00 = FloatVector.zero(S); FloatVector c01 = FloatVector.zero(S);
+        FloatVector c10 = FloatVector.zero(S); FloatVector c11 = FloatVector.zero(S);
+        FloatVector c20 = FloatVector.zero(S); FloatVector c21 = FloatVector.zero(S);
+        FloatVector c30 = FloatVector.zero(S); FloatVector c31 = FloatVector.zero(S);
+        FloatVector c40 = FloatVector.zero(S); FloatVector c41 = FloatVector.zero(S);
+        FloatVector c50 = FloatVector.zero(S); FloatVector c51 = FloatVector.zero(S);
+        FloatVector c60 = FloatVector.zero(S); FloatVector c61 = FloatVector.zero(S);
+        FloatVector c70 = FloatVector.zero(S); FloatVector c71 = FloatVector.zero(S);
+        FloatVector c80 = FloatVector.zero(S); FloatVector c81 = FloatVector.zero(S);
+        FloatVector c90 = FloatVector.zero(S); FloatVector c91 = FloatVector.zero(S);
+        FloatVector c100 = FloatVector.zero(S); FloatVector c101 = FloatVector.zero(S);
+        FloatVector c110 = FloatVector.zero(S); FloatVector c111 = FloatVector.zero(S);
+        int b = bo;
+        for (int a = ao, end = ao + kc * 12; a < end; a += 12, b += NR) {
+            FloatVector b0 = FloatVector.fromArray(S, bp, b);
+            FloatVector b1 = FloatVector.fromArray(S, bp, b + L);
+            FloatVector a0 = FloatVector.broadcast(S, ap[a]);
+            c00 = a0.fma(b0, c00); c01 = a0.fma(b1, c01);
+            FloatVector a1 = FloatVector.broadcast(S, ap[a + 1]);
+            c10 = a1.fma(b0, c10); c11 = a1.fma(b1, c11);
+            FloatVector a2 = FloatVector.broadcast(S, ap[a + 2]);
+            c20 = a2.fma(b0, c20); c21 = a2.fma(b1, c21);
+            FloatVector a3 = FloatVector.broadcast(S, ap[a + 3]);
+            c30 = a3.fma(b0, c30); c31 = a3.fma(b1, c31);
+            FloatVector a4 = FloatVector.broadcast(S, ap[a + 4]);
+            c40 = a4.fma(b0, c40); c41 = a4.fma(b1, c41);
+            FloatVector a5 = FloatVector.broadcast(S, ap[a + 5]);
+            c50 = a5.fma(b0, c50); c51 = a5.fma(b1, c51);
+            FloatVector a6 = FloatVector.broadcast(S, ap[a + 6]);
+            c60 = a6.fma(b0, c60); c61 = a6.fma(b1, c61);
+            FloatVector a7 = FloatVector.broadcast(S, ap[a + 7]);
+            c70 = a7.fma(b0, c70); c71 = a7.fma(b1, c71);
+            FloatVector a8 = FloatVector.broadcast(S, ap[a + 8]);
+            c80 = a8.fma(b0, c80); c81 = a8.fma(b1, c81);
+            FloatVector a9 = FloatVector.broadcast(S, ap[a + 9]);
+            c90 = a9.fma(b0, c90); c91 = a9.fma(b1, c91);
+            FloatVector a10 = FloatVector.broadcast(S, ap[a + 10]);
+            c100 = a10.fma(b0, c100); c101 = a10.fma(b1, c101);
+            FloatVector a11 = FloatVector.broadcast(S, ap[a + 11]);
+            c110 = a11.fma(b0, c110); c111 = a11.fma(b1, c111);
+        }
+        // Written out, not a helper: a vector passed to a method the JIT does not inline is boxed.
+        c00.intoArray(c, co);
+        c01.intoArray(c, co + L);
+        c10.intoArray(c, co + 1 * crs);
+        c11.intoArray(c, co + 1 * crs + L);
+        c20.intoArray(c, co + 2 * crs);
+        c21.intoArray(c, co + 2 * crs + L);
+        c30.intoArray(c, co + 3 * crs);
+        c31.intoArray(c, co + 3 * crs + L);
+        c40.intoArray(c, co + 4 * crs);
+        c41.intoArray(c, co + 4 * crs + L);
+        c50.intoArray(c, co + 5 * crs);
+        c51.intoArray(c, co + 5 * crs + L);
+        c60.intoArray(c, co + 6 * crs);
+        c61.intoArray(c, co + 6 * crs + L);
+        c70.intoArray(c, co + 7 * crs);
+        c71.intoArray(c, co + 7 * crs + L);
+        c80.intoArray(c, co + 8 * crs);
+        c81.intoArray(c, co + 8 * crs + L);
+        c90.intoArray(c, co + 9 * crs);
+        c91.intoArray(c, co + 9 * crs + L);
+        c100.intoArray(c, co + 10 * crs);
+        c101.intoArray(c, co + 10 * crs + L);
+        c110.intoArray(c, co + 11 * crs);
+        c111.intoArray(c, co + 11 * crs + L);
+    }
+
+    /** A full 12 x (2 vectors) tile from a packed sliver of A and rows of B read in place, {@code bk} apart, stored over C's tile. */
+    static void k12InPlaceBOverwrite(int kc, float[] ap, int ao, float[] bp, int bo, int bk, float[] c, int co, int crs) {
+        FloatVector c00 = FloatVector.zero(S); FloatVector c01 = FloatVector.zero(S);
+        FloatVector c10 = FloatVector.zero(S); FloatVector c11 = FloatVector.zero(S);
+        FloatVector c20 = FloatVector.zero(S); FloatVector c21 = FloatVector.zero(S);
+        FloatVector c30 = FloatVector.zero(S); FloatVector c31 = FloatVector.zero(S);
+        FloatVector c40 = FloatVector.zero(S); FloatVector c41 = FloatVector.zero(S);
+        FloatVector c50 = FloatVector.zero(S); FloatVector c51 = FloatVector.zero(S);
+        FloatVector c60 = FloatVector.zero(S); FloatVector c61 = FloatVector.zero(S);
+        FloatVector c70 = FloatVector.zero(S); FloatVector c71 = FloatVector.zero(S);
+        FloatVector c80 = FloatVector.zero(S); FloatVector c81 = FloatVector.zero(S);
+        FloatVector c90 = FloatVector.zero(S); FloatVector c91 = FloatVector.zero(S);
+        FloatVector c100 = FloatVector.zero(S); FloatVector c101 = FloatVector.zero(S);
+        FloatVector c110 = FloatVector.zero(S); FloatVector c111 = FloatVector.zero(S);
+        int b = bo;
+        for (int a = ao, end = ao + kc * 12; a < end; a += 12, b += bk) {
+            FloatVector b0 = FloatVector.fromArray(S, bp, b);
+            FloatVector b1 = FloatVector.fromArray(S, bp, b + L);
+            FloatVector a0 = FloatVector.broadcast(S, ap[a]);
+            c00 = a0.fma(b0, c00); c01 = a0.fma(b1, c01);
+            FloatVector a1 = FloatVector.broadcast(S, ap[a + 1]);
+            c10 = a1.fma(b0, c10); c11 = a1.fma(b1, c11);
+            FloatVector a2 = FloatVector.broadcast(S, ap[a + 2]);
+            c20 = a2.fma(b0, c20); c21 = a2.fma(b1, c21);
+            FloatVector a3 = FloatVector.broadcast(S, ap[a + 3]);
+            c30 = a3.fma(b0, c30); c31 = a3.fma(b1, c31);
+            FloatVector a4 = FloatVector.broadcast(S, ap[a + 4]);
+            c40 = a4.fma(b0, c40); c41 = a4.fma(b1, c41);
+            FloatVector a5 = FloatVector.broadcast(S, ap[a + 5]);
+            c50 = a5.fma(b0, c50); c51 = a5.fma(b1, c51);
+            FloatVector a6 = FloatVector.broadcast(S, ap[a + 6]);
+            c60 = a6.fma(b0, c60); c61 = a6.fma(b1, c61);
+            FloatVector a7 = FloatVector.broadcast(S, ap[a + 7]);
+            c70 = a7.fma(b0, c70); c71 = a7.fma(b1, c71);
+            FloatVector a8 = FloatVector.broadcast(S, ap[a + 8]);
+            c80 = a8.fma(b0, c80); c81 = a8.fma(b1, c81);
+            FloatVector a9 = FloatVector.broadcast(S, ap[a + 9]);
+            c90 = a9.fma(b0, c90); c91 = a9.fma(b1, c91);
+            FloatVector a10 = FloatVector.broadcast(S, ap[a + 10]);
+            c100 = a10.fma(b0, c100); c101 = a10.fma(b1, c101);
+            FloatVector a11 = FloatVector.broadcast(S, ap[a + 11]);
+            c110 = a11.fma(b0, c110); c111 = a11.fma(b1, c111);
+        }
+        // Written out, not a helper: a vector passed to a method the JIT does not inline is boxed.
+        c00.intoArray(c, co);
+        c01.intoArray(c, co + L);
+        c10.intoArray(c, co + 1 * crs);
+        c11.intoArray(c, co + 1 * crs + L);
+        c20.intoArray(c, co + 2 * crs);
+        c21.intoArray(c, co + 2 * crs + L);
+        c30.intoArray(c, co + 3 * crs);
+        c31.intoArray(c, co + 3 * crs + L);
+        c40.intoArray(c, co + 4 * crs);
+        c41.intoArray(c, co + 4 * crs + L);
+        c50.intoArray(c, co + 5 * crs);
+        c51.intoArray(c, co + 5 * crs + L);
+        c60.intoArray(c, co + 6 * crs);
+        c61.intoArray(c, co + 6 * crs + L);
+        c70.intoArray(c, co + 7 * crs);
+        c71.intoArray(c, co + 7 * crs + L);
+        c80.intoArray(c, co + 8 * crs);
+        c81.intoArray(c, co + 8 * crs + L);
+        c90.intoArray(c, co + 9 * crs);
+        c91.intoArray(c, co + 9 * crs + L);
+        c100.intoArray(c, co + 10 * crs);
+        c101.intoArray(c, co + 10 * crs + L);
+        c110.intoArray(c, co + 11 * crs);
+        c111.intoArray(c, co + 11 * crs + L);
+    }
+
+    /** A full 8 x (2 vectors) tile from a packed sliver of A and a packed sliver of B (every stride a constant), added into C's tile. */
     static void k8Packed(int kc, float[] ap, int ao, float[] bp, int bo, float[] c, int co, int crs) {
         FloatVector c00 = FloatVector.zero(S); FloatVector c01 = FloatVector.zero(S);
         FloatVector c10 = FloatVector.zero(S); FloatVector c11 = FloatVector.zero(S);
@@ -291,7 +513,7 @@ final class VectorTiles {
         c71.add(FloatVector.fromArray(S, c, co + 7 * crs + L)).intoArray(c, co + 7 * crs + L);
     }
 
-    /** A full 8 x (2 vectors) tile from a packed sliver of A and rows of B read in place, {@code bk} apart. */
+    /** A full 8 x (2 vectors) tile from a packed sliver of A and rows of B read in place, {@code bk} apart, added into C's tile. */
     static void k8InPlaceB(int kc, float[] ap, int ao, float[] bp, int bo, int bk, float[] c, int co, int crs) {
         FloatVector c00 = FloatVector.zero(S); FloatVector c01 = FloatVector.zero(S);
         FloatVector c10 = FloatVector.zero(S); FloatVector c11 = FloatVector.zero(S);
@@ -339,5 +561,105 @@ final class VectorTiles {
         c61.add(FloatVector.fromArray(S, c, co + 6 * crs + L)).intoArray(c, co + 6 * crs + L);
         c70.add(FloatVector.fromArray(S, c, co + 7 * crs)).intoArray(c, co + 7 * crs);
         c71.add(FloatVector.fromArray(S, c, co + 7 * crs + L)).intoArray(c, co + 7 * crs + L);
+    }
+
+    /** A full 8 x (2 vectors) tile from a packed sliver of A and a packed sliver of B (every stride a constant), stored over C's tile. */
+    static void k8PackedOverwrite(int kc, float[] ap, int ao, float[] bp, int bo, float[] c, int co, int crs) {
+        FloatVector c00 = FloatVector.zero(S); FloatVector c01 = FloatVector.zero(S);
+        FloatVector c10 = FloatVector.zero(S); FloatVector c11 = FloatVector.zero(S);
+        FloatVector c20 = FloatVector.zero(S); FloatVector c21 = FloatVector.zero(S);
+        FloatVector c30 = FloatVector.zero(S); FloatVector c31 = FloatVector.zero(S);
+        FloatVector c40 = FloatVector.zero(S); FloatVector c41 = FloatVector.zero(S);
+        FloatVector c50 = FloatVector.zero(S); FloatVector c51 = FloatVector.zero(S);
+        FloatVector c60 = FloatVector.zero(S); FloatVector c61 = FloatVector.zero(S);
+        FloatVector c70 = FloatVector.zero(S); FloatVector c71 = FloatVector.zero(S);
+        int b = bo;
+        for (int a = ao, end = ao + kc * 8; a < end; a += 8, b += NR) {
+            FloatVector b0 = FloatVector.fromArray(S, bp, b);
+            FloatVector b1 = FloatVector.fromArray(S, bp, b + L);
+            FloatVector a0 = FloatVector.broadcast(S, ap[a]);
+            c00 = a0.fma(b0, c00); c01 = a0.fma(b1, c01);
+            FloatVector a1 = FloatVector.broadcast(S, ap[a + 1]);
+            c10 = a1.fma(b0, c10); c11 = a1.fma(b1, c11);
+            FloatVector a2 = FloatVector.broadcast(S, ap[a + 2]);
+            c20 = a2.fma(b0, c20); c21 = a2.fma(b1, c21);
+            FloatVector a3 = FloatVector.broadcast(S, ap[a + 3]);
+            c30 = a3.fma(b0, c30); c31 = a3.fma(b1, c31);
+            FloatVector a4 = FloatVector.broadcast(S, ap[a + 4]);
+            c40 = a4.fma(b0, c40); c41 = a4.fma(b1, c41);
+            FloatVector a5 = FloatVector.broadcast(S, ap[a + 5]);
+            c50 = a5.fma(b0, c50); c51 = a5.fma(b1, c51);
+            FloatVector a6 = FloatVector.broadcast(S, ap[a + 6]);
+            c60 = a6.fma(b0, c60); c61 = a6.fma(b1, c61);
+            FloatVector a7 = FloatVector.broadcast(S, ap[a + 7]);
+            c70 = a7.fma(b0, c70); c71 = a7.fma(b1, c71);
+        }
+        // Written out, not a helper: a vector passed to a method the JIT does not inline is boxed.
+        c00.intoArray(c, co);
+        c01.intoArray(c, co + L);
+        c10.intoArray(c, co + 1 * crs);
+        c11.intoArray(c, co + 1 * crs + L);
+        c20.intoArray(c, co + 2 * crs);
+        c21.intoArray(c, co + 2 * crs + L);
+        c30.intoArray(c, co + 3 * crs);
+        c31.intoArray(c, co + 3 * crs + L);
+        c40.intoArray(c, co + 4 * crs);
+        c41.intoArray(c, co + 4 * crs + L);
+        c50.intoArray(c, co + 5 * crs);
+        c51.intoArray(c, co + 5 * crs + L);
+        c60.intoArray(c, co + 6 * crs);
+        c61.intoArray(c, co + 6 * crs + L);
+        c70.intoArray(c, co + 7 * crs);
+        c71.intoArray(c, co + 7 * crs + L);
+    }
+
+    /** A full 8 x (2 vectors) tile from a packed sliver of A and rows of B read in place, {@code bk} apart, stored over C's tile. */
+    static void k8InPlaceBOverwrite(int kc, float[] ap, int ao, float[] bp, int bo, int bk, float[] c, int co, int crs) {
+        FloatVector c00 = FloatVector.zero(S); FloatVector c01 = FloatVector.zero(S);
+        FloatVector c10 = FloatVector.zero(S); FloatVector c11 = FloatVector.zero(S);
+        FloatVector c20 = FloatVector.zero(S); FloatVector c21 = FloatVector.zero(S);
+        FloatVector c30 = FloatVector.zero(S); FloatVector c31 = FloatVector.zero(S);
+        FloatVector c40 = FloatVector.zero(S); FloatVector c41 = FloatVector.zero(S);
+        FloatVector c50 = FloatVector.zero(S); FloatVector c51 = FloatVector.zero(S);
+        FloatVector c60 = FloatVector.zero(S); FloatVector c61 = FloatVector.zero(S);
+        FloatVector c70 = FloatVector.zero(S); FloatVector c71 = FloatVector.zero(S);
+        int b = bo;
+        for (int a = ao, end = ao + kc * 8; a < end; a += 8, b += bk) {
+            FloatVector b0 = FloatVector.fromArray(S, bp, b);
+            FloatVector b1 = FloatVector.fromArray(S, bp, b + L);
+            FloatVector a0 = FloatVector.broadcast(S, ap[a]);
+            c00 = a0.fma(b0, c00); c01 = a0.fma(b1, c01);
+            FloatVector a1 = FloatVector.broadcast(S, ap[a + 1]);
+            c10 = a1.fma(b0, c10); c11 = a1.fma(b1, c11);
+            FloatVector a2 = FloatVector.broadcast(S, ap[a + 2]);
+            c20 = a2.fma(b0, c20); c21 = a2.fma(b1, c21);
+            FloatVector a3 = FloatVector.broadcast(S, ap[a + 3]);
+            c30 = a3.fma(b0, c30); c31 = a3.fma(b1, c31);
+            FloatVector a4 = FloatVector.broadcast(S, ap[a + 4]);
+            c40 = a4.fma(b0, c40); c41 = a4.fma(b1, c41);
+            FloatVector a5 = FloatVector.broadcast(S, ap[a + 5]);
+            c50 = a5.fma(b0, c50); c51 = a5.fma(b1, c51);
+            FloatVector a6 = FloatVector.broadcast(S, ap[a + 6]);
+            c60 = a6.fma(b0, c60); c61 = a6.fma(b1, c61);
+            FloatVector a7 = FloatVector.broadcast(S, ap[a + 7]);
+            c70 = a7.fma(b0, c70); c71 = a7.fma(b1, c71);
+        }
+        // Written out, not a helper: a vector passed to a method the JIT does not inline is boxed.
+        c00.intoArray(c, co);
+        c01.intoArray(c, co + L);
+        c10.intoArray(c, co + 1 * crs);
+        c11.intoArray(c, co + 1 * crs + L);
+        c20.intoArray(c, co + 2 * crs);
+        c21.intoArray(c, co + 2 * crs + L);
+        c30.intoArray(c, co + 3 * crs);
+        c31.intoArray(c, co + 3 * crs + L);
+        c40.intoArray(c, co + 4 * crs);
+        c41.intoArray(c, co + 4 * crs + L);
+        c50.intoArray(c, co + 5 * crs);
+        c51.intoArray(c, co + 5 * crs + L);
+        c60.intoArray(c, co + 6 * crs);
+        c61.intoArray(c, co + 6 * crs + L);
+        c70.intoArray(c, co + 7 * crs);
+        c71.intoArray(c, co + 7 * crs + L);
     }
 }

@@ -43,7 +43,9 @@ final class MicroKernelGenerator {
                  * row, or rows read in place {@code bk} apart), so that every address is {@code base + k * stride + constant} with as
                  * many strides as possible known to the JIT. The accumulators start at zero and are added to C's tile after the loop:
                  * loaded before it, C's tile kept its row addresses live through the loop, and in some JVMs C2 then spilled the loop's
-                 * own integers (the same source compiled to a slower tile, decided per JVM).
+                 * own integers (the same source compiled to a slower tile, decided per JVM). Each method has a twin ending in
+                 * {@code Overwrite} that stores the accumulators over C's tile instead, for a product's first panel: C's old values are
+                 * then neither zeroed nor read, which a new result's cache-cold tile made a few per cent of a product.
                  */
                 final class VectorTiles {
                     private static final VectorSpecies<Float> S = VectorMicroKernel.S;
@@ -54,21 +56,27 @@ final class MicroKernelGenerator {
                     }
                 """);
         for (int rows : HEIGHTS) {
-            tile(s, rows, true);
-            tile(s, rows, false);
+            for (boolean overwrite : new boolean[] {false, true}) {
+                tile(s, rows, true, overwrite);
+                tile(s, rows, false, overwrite);
+            }
         }
         s.append("}\n");
         return s.toString();
     }
 
-    private static void tile(StringBuilder s, int rows, boolean packed) {
+    private static void tile(StringBuilder s, int rows, boolean packed, boolean overwrite) {
         s.append('\n');
+        String result = overwrite ? ", stored over C's tile" : ", added into C's tile";
+        String name = "k" + rows + (packed ? "Packed" : "InPlaceB") + (overwrite ? "Overwrite" : "");
         if (packed) {
-            s.append("    /** A full ").append(rows).append(" x (2 vectors) tile from a packed sliver of A and a packed sliver of B: every stride a constant. */\n");
-            s.append("    static void k").append(rows).append("Packed(int kc, float[] ap, int ao, float[] bp, int bo, float[] c, int co, int crs) {\n");
+            s.append("    /** A full ").append(rows).append(" x (2 vectors) tile from a packed sliver of A and a packed sliver of B (every stride a constant)")
+                    .append(result).append(". */\n");
+            s.append("    static void ").append(name).append("(int kc, float[] ap, int ao, float[] bp, int bo, float[] c, int co, int crs) {\n");
         } else {
-            s.append("    /** A full ").append(rows).append(" x (2 vectors) tile from a packed sliver of A and rows of B read in place, {@code bk} apart. */\n");
-            s.append("    static void k").append(rows).append("InPlaceB(int kc, float[] ap, int ao, float[] bp, int bo, int bk, float[] c, int co, int crs) {\n");
+            s.append("    /** A full ").append(rows).append(" x (2 vectors) tile from a packed sliver of A and rows of B read in place, {@code bk} apart")
+                    .append(result).append(". */\n");
+            s.append("    static void ").append(name).append("(int kc, float[] ap, int ao, float[] bp, int bo, int bk, float[] c, int co, int crs) {\n");
         }
         for (int r = 0; r < rows; r++) {
             s.append("        FloatVector c").append(r).append("0 = FloatVector.zero(S); ")
@@ -89,8 +97,13 @@ final class MicroKernelGenerator {
         s.append("        // Written out, not a helper: a vector passed to a method the JIT does not inline is boxed.\n");
         for (int r = 0; r < rows; r++) {
             String at = r == 0 ? "co" : "co + " + r + " * crs";
-            s.append("        c").append(r).append("0.add(FloatVector.fromArray(S, c, ").append(at).append(")).intoArray(c, ").append(at).append(");\n");
-            s.append("        c").append(r).append("1.add(FloatVector.fromArray(S, c, ").append(at).append(" + L)).intoArray(c, ").append(at).append(" + L);\n");
+            if (overwrite) {
+                s.append("        c").append(r).append("0.intoArray(c, ").append(at).append(");\n");
+                s.append("        c").append(r).append("1.intoArray(c, ").append(at).append(" + L);\n");
+            } else {
+                s.append("        c").append(r).append("0.add(FloatVector.fromArray(S, c, ").append(at).append(")).intoArray(c, ").append(at).append(");\n");
+                s.append("        c").append(r).append("1.add(FloatVector.fromArray(S, c, ").append(at).append(" + L)).intoArray(c, ").append(at).append(" + L);\n");
+            }
         }
         s.append("    }\n");
     }
