@@ -149,10 +149,9 @@ public final class FusedLstm {
         if (needs[5]) {
             dBias = Tensor.zeros(DType.FLOAT32, g);
             float[] db = floats(dBias);
+            // Row after row, as the scalar loop would add them: the same bits, a vector at a time.
             for (int r = 0; r < rows; r++) {
-                for (int j = 0; j < g; j++) {
-                    db[j] += dGates[r * g + j];
-                }
+                Kernels.REDUCTIONS.addRow(dGates, r * g, db, 0, g);
             }
         }
         return new LstmGradients(dx, needs[1] ? dh : null, needs[2] ? dc : null, dWih, dWhh, dBias);

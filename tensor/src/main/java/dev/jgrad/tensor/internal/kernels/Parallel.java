@@ -1,6 +1,7 @@
 package dev.jgrad.tensor.internal.kernels;
 
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -11,7 +12,8 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <p>Small models run many short kernels back to back, where waking a parked thread (tens of
  * microseconds on a virtual machine) costs more than the kernel. So the helper threads spin for a
- * while after each job before they park, the calling thread does a share of every job itself, and a
+ * while after each job before they park, the calling thread does a share of every job itself and then
+ * the shares of helpers that have not started theirs, and a
  * job is only split when it is large enough to pay (the callers decide, with {@code grain}). Jobs use fewer
  * threads while the JIT compilers need a processor ({@link CompilerLoad}) or another process holds one
  * ({@link HelperLag}).
@@ -116,6 +118,17 @@ public final class Parallel {
         Throwable mine = null;
         try {
             job.work(0);
+            // A helper that has not started its part yet (parked, or its processor taken by another process) is not
+            // waited for: its part runs here. The parts are the same ranges whoever runs them, so the result is too.
+            for (int i = 1; i < job.parts; i++) {
+                if (hs[i - 1].revoke(job)) {
+                    try {
+                        job.work(i);
+                    } finally {
+                        job.pending.decrementAndGet();
+                    }
+                }
+            }
         } catch (Throwable t) {
             mine = t;
         }
@@ -205,9 +218,13 @@ public final class Parallel {
         }
     }
 
-    /** A daemon thread that runs its share of jobs, spinning between them before it parks. */
+    /**
+     * A daemon thread that runs its share of jobs, spinning between them before it parks. A job is handed over in
+     * {@link #offered}, which either the helper takes (starting its part) or the calling thread takes back
+     * ({@link #revoke}) to run the part itself: one compare-and-set decides which, so a part runs exactly once.
+     */
     private static final class Helper extends Thread {
-        private volatile Job job;
+        private final AtomicReference<Job> offered = new AtomicReference<>();
         private volatile int part;
         /** Set while the helper is (about to be) parked, so that a busy-spinning helper is not unparked: that costs a system call. */
         private volatile boolean parked;
@@ -219,17 +236,21 @@ public final class Parallel {
 
         void assign(Job j, int p) {
             part = p;
-            job = j;
+            offered.set(j);
             if (parked) {
                 LockSupport.unpark(this);
             }
         }
 
+        /** Takes back a job this helper has not started: true if it now never will. */
+        boolean revoke(Job j) {
+            return offered.compareAndSet(j, null);
+        }
+
         @Override
         public void run() {
             while (true) {
-                Job j = await();
-                job = null;
+                Job j = take();
                 try {
                     j.work(part);
                 } catch (Throwable t) {
@@ -240,21 +261,27 @@ public final class Parallel {
             }
         }
 
-        private Job await() {
+        /** The next job offered, once this helper holds it (the calling thread may take it back first). */
+        private Job take() {
             long start = System.nanoTime();
-            Job j;
-            while ((j = job) == null) {
+            while (true) {
+                Job j = offered.get();
+                if (j != null) {
+                    if (offered.compareAndSet(j, null)) {
+                        return j;
+                    }
+                    continue;
+                }
                 if (System.nanoTime() - start < Tuning.SPIN_NANOS) {
                     Thread.onSpinWait();
                     continue;
                 }
                 parked = true;
-                if (job == null) {
+                if (offered.get() == null) {
                     LockSupport.park(this);
                 }
                 parked = false;
             }
-            return j;
         }
     }
 }

@@ -8,6 +8,7 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 @ExtendWith(HelpersAlwaysRun.class)
 class ParallelTest {
@@ -37,6 +38,41 @@ class ParallelTest {
                     assertEquals(1, ran.get(t), "task " + t);
                 }
             }
+        } finally {
+            Parallel.setThreads(before);
+        }
+    }
+
+    /**
+     * A helper that has not started its part of a static split when the caller has finished its own (here: parked,
+     * after an idle spell longer than its spin, so waking it takes microseconds) has that part run by the caller
+     * instead of waited for. Whoever runs it, every part runs exactly once. (forEachTask's tasks were taken over
+     * before: the caller claims a late helper's unclaimed tasks.)
+     */
+    @Test
+    void theCallerRunsThePartOfAHelperThatHasNotStarted() throws Exception {
+        int before = Parallel.threads();
+        try {
+            Parallel.setThreads(2);
+            Thread caller = Thread.currentThread();
+            int callerRanBoth = 0;
+            for (int trial = 0; trial < 20; trial++) {
+                Thread.sleep(2 * Tuning.SPIN_NANOS / 1_000_000 + 2);
+                AtomicIntegerArray runs = new AtomicIntegerArray(2);
+                AtomicIntegerArray byCaller = new AtomicIntegerArray(2);
+                Parallel.forRange(2, 1, (lo, hi) -> {
+                    for (int i = lo; i < hi; i++) {
+                        runs.incrementAndGet(i);
+                        byCaller.set(i, Thread.currentThread() == caller ? 1 : 0);
+                    }
+                });
+                assertEquals(1, runs.get(0), "part 0, trial " + trial);
+                assertEquals(1, runs.get(1), "part 1, trial " + trial);
+                callerRanBoth += byCaller.get(0) + byCaller.get(1) == 2 ? 1 : 0;
+            }
+            // Waking a parked thread takes microseconds and the caller's part nanoseconds: a thread could be scheduled
+            // so late that the helper wins now and then, but never in every trial.
+            assertTrue(callerRanBoth > 0, "the caller never ran a parked helper's part");
         } finally {
             Parallel.setThreads(before);
         }
