@@ -8,6 +8,7 @@ import dev.jgrad.tensor.UnaryOp;
 import dev.jgrad.tensor.internal.kernels.ElementwiseLoops;
 import dev.jgrad.tensor.internal.kernels.Gemm;
 import dev.jgrad.tensor.internal.kernels.Kernels;
+import dev.jgrad.tensor.internal.kernels.Parallel;
 import dev.jgrad.tensor.internal.kernels.Tuning;
 
 import static dev.jgrad.tensor.internal.TensorAccess.dense;
@@ -161,13 +162,25 @@ public final class FusedLstm {
      * {@code c = a b} for a row-major {@code a (n, k)} and {@code b (k, p)}, cut along k so that each part
      * of b is small enough to be read in place ({@link Tuning#DIRECT_MAX_B}) instead of packed: every
      * step of backward multiplies by the same {@code W_hh}, and packing it anew each time would cost a third
-     * of the product.
+     * of the product. The threads share c's column slivers, each keeping its columns of {@code W_hh} in its own
+     * cache from one step to the next; every element is summed over the same parts of k in the same order.
      */
     private static void productInCache(int n, int k, int p, float[] a, int ao, int ars, float[] b, int brs, float[] c) {
         int part = (int) Math.max(1, Math.min(k, Tuning.DIRECT_MAX_B / p));
-        for (int k0 = 0; k0 < k; k0 += part) {
-            int kc = Math.min(part, k - k0);
-            Gemm.sgemm(k0 == 0, n, kc, p, a, ao + k0, ars, 1, b, k0 * brs, brs, 1, c, 0, p);
+        int nr = Kernels.GEMM.nr();
+        int slivers = (p + nr - 1) / nr;
+        Parallel.RangeBody columns = (lo, hi) -> {
+            int c0 = lo * nr;
+            int width = Math.min(p, hi * nr) - c0;
+            for (int k0 = 0; k0 < k; k0 += part) {
+                int kc = Math.min(part, k - k0);
+                Gemm.sgemm(k0 == 0, n, kc, width, a, ao + k0, ars, 1, b, k0 * brs + c0, brs, 1, c, c0, p);
+            }
+        };
+        if (2L * n * k * p < Tuning.PARALLEL_FLOPS) {
+            columns.run(0, slivers);
+        } else {
+            Parallel.forRange(slivers, 1, columns);
         }
     }
 
