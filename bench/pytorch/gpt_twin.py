@@ -15,7 +15,7 @@ import sys
 
 import torch
 
-from nanogpt import BABY, GPT, get_lr, load_safetensors, shakespeare_char
+from nanogpt import BABY, GPT, get_lr, load_safetensors, shakespeare_char, train_step
 
 
 def main(argv):
@@ -37,15 +37,9 @@ def main(argv):
     worst, worst_step = 0.0, 0
     print("step  jgrad     PyTorch   difference")
     for it, starts in enumerate(batches):
-        for g in opt.param_groups:
-            g["lr"] = get_lr(it)
         x = torch.stack([train_data[i:i + block] for i in starts])
         y = torch.stack([train_data[i + 1:i + 1 + block] for i in starts])
-        _, loss = model(x, y)
-        opt.zero_grad(set_to_none=True)
-        loss.backward()
-        torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
-        opt.step()
+        loss = train_step(model, opt, x, y, get_lr(it))
         diff = abs(loss.item() - theirs[it])
         if diff > worst:
             worst, worst_step = diff, it

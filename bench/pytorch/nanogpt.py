@@ -197,6 +197,18 @@ def get_lr(it, lr=1e-3, min_lr=1e-4, warmup=100, decay_iters=2000):
     return min_lr + 0.5 * (1.0 + math.cos(math.pi * ratio)) * (lr - min_lr)
 
 
+def train_step(model, opt, x, y, lr):
+    """One iteration of train.py's loop at learning rate `lr`: forward, backward, clipping to norm 1, AdamW; the loss."""
+    for g in opt.param_groups:
+        g["lr"] = lr
+    _, loss = model(x, y)
+    opt.zero_grad(set_to_none=True)
+    loss.backward()
+    torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+    opt.step()
+    return loss
+
+
 def main(argv):
     data_path = argv[argv.index("--data") + 1]
     threads = int(argv[argv.index("--threads") + 1]) if "--threads" in argv else 1
@@ -239,8 +251,6 @@ def main(argv):
     best_val, best_state, best_iter = float("inf"), None, None
     loop_started = time.perf_counter()
     for it in range(max_iters + 1):
-        for g in opt.param_groups:
-            g["lr"] = get_lr(it, lr, min_lr, warmup, decay_iters)
         if it % eval_interval == 0 or it == max_iters:
             losses = estimate_loss()
             print(f"step {it}: train loss {losses['train']:.4f}, val loss {losses['val']:.4f}", flush=True)
@@ -250,11 +260,7 @@ def main(argv):
         if it == max_iters:
             break
         x, y = get_batch("train")
-        _, loss = model(x, y)
-        opt.zero_grad(set_to_none=True)
-        loss.backward()
-        torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
-        opt.step()
+        train_step(model, opt, x, y, get_lr(it, lr, min_lr, warmup, decay_iters))
     seconds = time.perf_counter() - started
     if "--save" in argv:
         torch.save(raw_model.state_dict(), argv[argv.index("--save") + 1])

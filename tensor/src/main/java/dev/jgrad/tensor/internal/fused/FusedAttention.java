@@ -6,7 +6,6 @@ import dev.jgrad.tensor.Tensor;
 import dev.jgrad.tensor.internal.kernels.Kernels;
 import dev.jgrad.tensor.internal.kernels.Parallel;
 import dev.jgrad.tensor.internal.kernels.ThreadBuffer;
-import dev.jgrad.tensor.internal.kernels.Tuning;
 
 import java.util.Arrays;
 
@@ -240,10 +239,6 @@ public final class FusedAttention {
                 head.accept(h);
             }
         };
-        if (heads * flopsPerHead * 2 < Tuning.PARALLEL_FLOPS) {
-            body.run(0, heads);
-        } else {
-            Parallel.forEachTask(heads, body);
-        }
+        Parallel.forEachTaskCosting(heads * flopsPerHead * 2, heads, body);
     }
 }

@@ -169,19 +169,14 @@ public final class FusedLstm {
         int part = (int) Math.max(1, Math.min(k, Tuning.DIRECT_MAX_B / p));
         int nr = Kernels.GEMM.nr();
         int slivers = (p + nr - 1) / nr;
-        Parallel.RangeBody columns = (lo, hi) -> {
+        Parallel.forRangeCosting(2L * n * k * p, slivers, (lo, hi) -> {
             int c0 = lo * nr;
             int width = Math.min(p, hi * nr) - c0;
             for (int k0 = 0; k0 < k; k0 += part) {
                 int kc = Math.min(part, k - k0);
                 Gemm.sgemm(k0 == 0, n, kc, width, a, ao + k0, ars, 1, b, k0 * brs + c0, brs, 1, c, c0, p);
             }
-        };
-        if (2L * n * k * p < Tuning.PARALLEL_FLOPS) {
-            columns.run(0, slivers);
-        } else {
-            Parallel.forRange(slivers, 1, columns);
-        }
+        });
     }
 
     private static void fillBias(float[] pre, int rows, int g, Tensor bIh, Tensor bHh) {

@@ -105,11 +105,7 @@ public final class PackedGemm {
                 }
             }
         };
-        if (2L * n * k * p < Tuning.PARALLEL_FLOPS) {
-            body.run(0, rowBlocks);
-        } else {
-            Parallel.forRange(rowBlocks, 1, body);
-        }
+        Parallel.forRangeCosting(2L * n * k * p, rowBlocks, body);
     }
 
     /** A product cut along k is cut into at most this many runs (see {@link Tuning#SPLIT_K_MIN}). */
@@ -270,11 +266,7 @@ public final class PackedGemm {
                 }
             }
         };
-        if (2L * n * k * p < Tuning.PARALLEL_FLOPS) {
-            body.run(0, chunks);
-        } else {
-            Parallel.forEachTask(chunks, body);
-        }
+        Parallel.forEachTaskCosting(2L * n * k * p, chunks, body);
     }
 
     /**
@@ -305,11 +297,7 @@ public final class PackedGemm {
                 }
             }
         };
-        if (2L * n * k * p < Tuning.PARALLEL_FLOPS) {
-            body.run(0, rowSlivers);
-        } else {
-            Parallel.forEachTask(rowSlivers, body);
-        }
+        Parallel.forEachTaskCosting(2L * n * k * p, rowSlivers, body);
     }
 
     /**

@@ -109,6 +109,27 @@ public final class Parallel {
         }
     }
 
+    /**
+     * {@link #forRange forRange(n, 1, body)} for a job of {@code flops} floating-point operations in all: on the calling
+     * thread alone when they are fewer than {@link Tuning#PARALLEL_FLOPS}, too few to pay for handing out parts.
+     */
+    public static void forRangeCosting(long flops, int n, RangeBody body) {
+        if (flops < Tuning.PARALLEL_FLOPS) {
+            body.run(0, n);
+        } else {
+            forRange(n, 1, body);
+        }
+    }
+
+    /** {@link #forEachTask} for a job of {@code flops} floating-point operations in all, as {@link #forRangeCosting}. */
+    public static void forEachTaskCosting(long flops, int n, RangeBody body) {
+        if (flops < Tuning.PARALLEL_FLOPS) {
+            body.run(0, n);
+        } else {
+            forEachTask(n, body);
+        }
+    }
+
     private static void run(Job job) {
         long start = System.nanoTime();
         Helper[] hs = helpers(job.parts - 1);
