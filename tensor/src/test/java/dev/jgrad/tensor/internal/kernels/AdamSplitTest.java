@@ -25,20 +25,15 @@ class AdamSplitTest {
         Tensor v0 = Tensor.rand(gen, n).mul(0.01);
         float[][] want = {p0.toFloatArray(), g.toFloatArray(), m0.toFloatArray(), v0.toFloatArray()};
         PlainKernels.PROVIDER.optimizer().adam(want[0], 0, want[1], 0, want[2], 0, want[3], 0, n, 0.9f, 0.99f, 0.01f, 0.003f, 0.14f, 1e-8f);
-        int before = Parallel.threads();
-        try {
-            for (int threads : new int[] {1, 2}) {
-                Parallel.setThreads(threads);
-                Tensor p = p0.clone();
-                Tensor m = m0.clone();
-                Tensor v = v0.clone();
-                AdamStep.adam(p, g, m, v, 0.9, 0.99, 0.01, 0.003, 0.14, 1e-8);
-                assertArrayEquals(want[0], p.toFloatArray(), threads + " thread(s): parameter");
-                assertArrayEquals(want[2], m.toFloatArray(), threads + " thread(s): first moment");
-                assertArrayEquals(want[3], v.toFloatArray(), threads + " thread(s): second moment");
-            }
-        } finally {
-            Parallel.setThreads(before);
+        for (int threads : new int[] {1, 2}) {
+            Parallel.setThreads(threads);
+            Tensor p = p0.clone();
+            Tensor m = m0.clone();
+            Tensor v = v0.clone();
+            AdamStep.adam(p, g, m, v, 0.9, 0.99, 0.01, 0.003, 0.14, 1e-8);
+            assertArrayEquals(want[0], p.toFloatArray(), threads + " thread(s): parameter");
+            assertArrayEquals(want[2], m.toFloatArray(), threads + " thread(s): first moment");
+            assertArrayEquals(want[3], v.toFloatArray(), threads + " thread(s): second moment");
         }
     }
 }

@@ -6,7 +6,8 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * For tests that must exercise the helper threads: while each test runs, jobs use every thread whatever the JIT
- * compilers ({@link CompilerLoad}) or another process ({@link HelperLag}) are doing; after it, both rules are restored.
+ * compilers ({@link CompilerLoad}) or another process ({@link HelperLag}) are doing; after it, both rules are restored,
+ * and so is the thread count, which the test may set with {@link Parallel#setThreads}.
  */
 final class HelpersAlwaysRun implements BeforeEachCallback, AfterEachCallback {
     private static final ExtensionContext.Namespace NS = ExtensionContext.Namespace.create(HelpersAlwaysRun.class);
@@ -16,6 +17,7 @@ final class HelpersAlwaysRun implements BeforeEachCallback, AfterEachCallback {
         ExtensionContext.Store store = context.getStore(NS);
         store.put(CompilerLoad.class, Parallel.compilers);
         store.put(HelperLag.class, Parallel.lag);
+        store.put(Integer.class, Parallel.threads());
         Parallel.compilers = new CompilerLoad(null, System::nanoTime);
         Parallel.lag = HelperLag.never();
     }
@@ -25,5 +27,6 @@ final class HelpersAlwaysRun implements BeforeEachCallback, AfterEachCallback {
         ExtensionContext.Store store = context.getStore(NS);
         Parallel.compilers = store.get(CompilerLoad.class, CompilerLoad.class);
         Parallel.lag = store.get(HelperLag.class, HelperLag.class);
+        Parallel.setThreads(store.get(Integer.class, Integer.class));
     }
 }

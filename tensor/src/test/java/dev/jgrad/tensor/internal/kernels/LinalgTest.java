@@ -251,15 +251,10 @@ class LinalgTest {
         Generator g = new Generator(5);
         Tensor a = Tensor.randn(g, 13, 24, 40);
         Tensor b = Tensor.randn(g, 13, 40, 33);
-        int before = Parallel.threads();
-        try {
-            Parallel.setThreads(1);
-            float[] one = a.matmulSummed(b).toFloatArray();
-            Parallel.setThreads(2);
-            assertArrayEquals(one, a.matmulSummed(b).toFloatArray(), 0f);
-        } finally {
-            Parallel.setThreads(before);
-        }
+        Parallel.setThreads(1);
+        float[] one = a.matmulSummed(b).toFloatArray();
+        Parallel.setThreads(2);
+        assertArrayEquals(one, a.matmulSummed(b).toFloatArray(), 0f);
     }
 
     /**
@@ -281,26 +276,21 @@ class LinalgTest {
         int[][] shapes = {{40 * mr - 1, 200, 3 * nr - 5, 0}, {40 * mr + 3, k, 3 * nr - 5, 0}, {mr - 1, k, 20 * nr + 7, 0},
             {2 * mr + 1, k, 16 * nr, 1}};
         boolean[] byRows = {true, true, false, false};
-        int before = Parallel.threads();
-        try {
-            for (int i = 0; i < shapes.length; i++) {
-                int[] s = shapes[i];
-                int rowSlivers = (s[0] + kernel.mr() - 1) / kernel.mr();
-                int colSlivers = (s[2] + kernel.nr() - 1) / kernel.nr();
-                assertEquals(byRows[i], PackedGemm.splitByRows(kernel.mr(), kernel.nr(), s[1], rowSlivers, colSlivers, 2),
-                        java.util.Arrays.toString(s) + " is shared by " + (byRows[i] ? "rows" : "columns"));
-                Tensor a = s[3] == 1 ? Tensor.randn(g, s[1], s[0]).t() : Tensor.randn(g, s[0], s[1]);
-                Tensor b = Tensor.randn(g, s[1], s[2]);
-                Parallel.setThreads(1);
-                float[] one = a.matmul(b).toFloatArray();
-                assertArrayEquals(naive(a, b), a.matmul(b).to(DType.FLOAT64).toDoubleArray(), 1e-4 * s[1]);
-                for (int threads : new int[] {2, 3}) {
-                    Parallel.setThreads(threads);
-                    assertArrayEquals(one, a.matmul(b).toFloatArray(), 0f, java.util.Arrays.toString(s) + " at " + threads + " threads");
-                }
+        for (int i = 0; i < shapes.length; i++) {
+            int[] s = shapes[i];
+            int rowSlivers = (s[0] + kernel.mr() - 1) / kernel.mr();
+            int colSlivers = (s[2] + kernel.nr() - 1) / kernel.nr();
+            assertEquals(byRows[i], PackedGemm.splitByRows(kernel.mr(), kernel.nr(), s[1], rowSlivers, colSlivers, 2),
+                    java.util.Arrays.toString(s) + " is shared by " + (byRows[i] ? "rows" : "columns"));
+            Tensor a = s[3] == 1 ? Tensor.randn(g, s[1], s[0]).t() : Tensor.randn(g, s[0], s[1]);
+            Tensor b = Tensor.randn(g, s[1], s[2]);
+            Parallel.setThreads(1);
+            float[] one = a.matmul(b).toFloatArray();
+            assertArrayEquals(naive(a, b), a.matmul(b).to(DType.FLOAT64).toDoubleArray(), 1e-4 * s[1]);
+            for (int threads : new int[] {2, 3}) {
+                Parallel.setThreads(threads);
+                assertArrayEquals(one, a.matmul(b).toFloatArray(), 0f, java.util.Arrays.toString(s) + " at " + threads + " threads");
             }
-        } finally {
-            Parallel.setThreads(before);
         }
     }
 

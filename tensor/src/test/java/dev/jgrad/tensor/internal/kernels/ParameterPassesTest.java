@@ -41,14 +41,9 @@ class ParameterPassesTest {
     }
 
     private static void atThreads(java.util.function.IntConsumer body) {
-        int before = Parallel.threads();
-        try {
-            for (int threads : new int[] {1, 2}) {
-                Parallel.setThreads(threads);
-                body.accept(threads);
-            }
-        } finally {
-            Parallel.setThreads(before);
+        for (int threads : new int[] {1, 2}) {
+            Parallel.setThreads(threads);
+            body.accept(threads);
         }
     }
 
