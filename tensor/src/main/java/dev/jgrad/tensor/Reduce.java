@@ -195,6 +195,10 @@ final class Reduce {
         boolean exactLong = (op == Op.SUM || op == Op.PROD) && !in.isFloating();
         // Only the gather path needs a buffer: a full sum of a large tensor would otherwise zero 8 bytes per element first.
         // Only the float32 run path is split across threads: the gather path shares one buffer.
+        if (fastFloat && (op == Op.SUM || op == Op.MEAN) && plan.runStride == 1) {
+            lastDimSums(op == Op.MEAN, x, plan, r, it);
+            return keepdim ? r.view(reducedShape(x.shape, red, true)) : r;
+        }
         if (fastFloat && (long) plan.count * r.numel() >= Tuning.parallelMin()) {
             parallelRuns(op, x, plan, r, it);
             return keepdim ? r.view(reducedShape(x.shape, red, true)) : r;
@@ -345,6 +349,16 @@ final class Reduce {
             t += s.getDouble(off + i * stride);
         }
         return t;
+    }
+
+    /** Sums (or means) of float32 runs of unit stride, a kept row of them per kernel call, split across threads when large. */
+    private static void lastDimSums(boolean mean, Tensor x, Plan plan, Tensor r, Iter it) {
+        int rs = it.rowStride(0);
+        int xs = it.rowStride(1);
+        float[] a = x.storage.f();
+        float[] o = r.storage.f();
+        int n = plan.count;
+        it.forEachRowParallel(new int[] {0, x.offset}, n, (off, len) -> Kernels.REDUCTIONS.rowSums(a, off[1], xs, len, n, mean, o, off[0], rs));
     }
 
     /** The float32 run reduction with the kept elements split across threads. */

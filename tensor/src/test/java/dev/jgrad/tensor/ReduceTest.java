@@ -53,6 +53,40 @@ class ReduceTest {
         assertArrayEquals(t.to(DType.FLOAT64).sum(0, false).toDoubleArray(), t.sum(0, false).to(DType.FLOAT64).toDoubleArray(), 1e-4);
     }
 
+    /**
+     * Float32 sums and means over the last dim, of a view whose rows are neither at offset 0 nor next to each other,
+     * on one thread and on two (rows long enough to split), agree with a double reference and with each other bit for bit.
+     */
+    @Test
+    void lastDimSumsOfStridedFloatViewsMatchADoubleReference() {
+        Tensor base = Tensor.randn(new Generator(11), 6, 70, 1100);
+        Tensor x = base.slice(0, 1, 6, 2).slice(2, 3, 1100, 1);
+        int before = Backend.threads();
+        try {
+            Tensor[][] got = new Tensor[2][];
+            for (int threads = 1; threads <= 2; threads++) {
+                Backend.setThreads(threads);
+                got[threads - 1] = new Tensor[] {x.sum(new int[] {2}, true), x.mean(new int[] {-1}, false)};
+            }
+            assertArrayEquals(new int[] {3, 70, 1}, got[0][0].shape());
+            assertArrayEquals(new int[] {3, 70}, got[0][1].shape());
+            for (int i = 0; i < 3; i++) {
+                for (int j = 0; j < 70; j++) {
+                    double want = 0;
+                    for (int k = 0; k < 1097; k++) {
+                        want += x.getDouble(i, j, k);
+                    }
+                    assertEquals(want, got[0][0].getDouble(i, j, 0), 1e-3, "sum of row " + i + ", " + j);
+                    assertEquals(want / 1097, got[0][1].getDouble(i, j), 1e-6, "mean of row " + i + ", " + j);
+                    assertEquals(got[0][0].getDouble(i, j, 0), got[1][0].getDouble(i, j, 0), 0.0, "two threads' sum");
+                    assertEquals(got[0][1].getDouble(i, j), got[1][1].getDouble(i, j), 0.0, "two threads' mean");
+                }
+            }
+        } finally {
+            Backend.setThreads(before);
+        }
+    }
+
     /** Reductions over random dim subsets agree with a reference that loops over every element. */
     @Test
     void randomDimSubsetsAgreeWithReference() {

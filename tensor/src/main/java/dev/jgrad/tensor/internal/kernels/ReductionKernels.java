@@ -5,6 +5,13 @@ public interface ReductionKernels {
     /** The sum of n elements {@code stride} apart, accumulated in double. */
     double sum(float[] a, int off, int stride, int n);
 
+    /**
+     * {@code out[outOff + r * outStride] = (float) s} for each of {@code rows} rows of n unit-stride floats
+     * {@code rowStride} apart, s being the row's {@link #sum} (divided by n in double where {@code mean}): a reduction
+     * over the last dim in one call, whose row loop is compiled with the sum inside it.
+     */
+    void rowSums(float[] a, int off, int rowStride, int rows, int n, boolean mean, float[] out, int outOff, int outStride);
+
     /** The sum of the squares of n contiguous elements (a gradient's share of a norm), accumulated as {@link #sum}. */
     double sumOfSquares(float[] a, int off, int n);
 

@@ -112,6 +112,22 @@ class KernelProviderTest {
         for (int n : LENGTHS) {
             float[] a = values(n, -4, 4);
             assertEquals(plain.reductions().sum(a, 2, 1, n), Kernels.REDUCTIONS.sum(a, 2, 1, n), 1e-5, "sum n=" + n);
+            int rows = 3;
+            float[] m = values(rows * (n + 5) + 2, -4, 4);
+            float[] sums = new float[2 * rows + 1];
+            float[] means = new float[2 * rows + 1];
+            Kernels.REDUCTIONS.rowSums(m, 2, n + 5, rows, n, false, sums, 1, 2);
+            Kernels.REDUCTIONS.rowSums(m, 2, n + 5, rows, n, true, means, 1, 2);
+            float[] plainMeans = new float[2 * rows + 1];
+            plain.reductions().rowSums(m, 2, n + 5, rows, n, true, plainMeans, 1, 2);
+            for (int r = 0; r < rows && n > 0; r++) {
+                double s = Kernels.REDUCTIONS.sum(m, 2 + r * (n + 5), 1, n);
+                assertEquals((float) s, sums[1 + 2 * r], 0f, "row sum n=" + n);
+                assertEquals((float) (s / n), means[1 + 2 * r], 0f, "row mean n=" + n);
+                double p = plain.reductions().sum(m, 2 + r * (n + 5), 1, n);
+                assertEquals((float) (p / n), plainMeans[1 + 2 * r], 0f, "plain row mean n=" + n);
+                assertEquals(p, sums[1 + 2 * r], 1e-4 * (1 + n), "plain and vector row sums n=" + n);
+            }
             float[] want = values(n, 0, 1);
             float[] got = want.clone();
             plain.reductions().addRow(a, 1, want, 2, n);
