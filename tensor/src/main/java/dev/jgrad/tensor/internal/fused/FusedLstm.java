@@ -71,26 +71,39 @@ public final class FusedLstm {
         Tensor tanhCell = empty(DType.FLOAT32, steps, batch, h);
         float[] a = floats(activated);
         float[] tc = floats(tanhCell);
-        for (int t = 0; t < steps; t++) {
-            Gemm.sgemm(batch, h, g, s, t * batch * 2 * h, 2 * h, 1, wt, 0, g, 1, pre, t * batch * g, g);
-            for (int b = 0; b < batch; b++) {
-                int gr = (t * batch + b) * g;
-                int prev = (t * batch + b) * 2 * h;
-                int next = ((t + 1) * batch + b) * 2 * h;
-                int tr = (t * batch + b) * h;
-                ElementwiseLoops.unaryF(UnaryOp.SIGMOID, pre, gr, 1, a, gr, 1, 2 * h);
-                ElementwiseLoops.unaryF(UnaryOp.TANH, pre, gr + 2 * h, 1, a, gr + 2 * h, 1, h);
-                ElementwiseLoops.unaryF(UnaryOp.SIGMOID, pre, gr + 3 * h, 1, a, gr + 3 * h, 1, h);
-                for (int j = 0; j < h; j++) {
-                    s[next + h + j] = a[gr + h + j] * s[prev + h + j] + a[gr + j] * a[gr + 2 * h + j];
-                }
-                ElementwiseLoops.unaryF(UnaryOp.TANH, s, next + h, 1, tc, tr, 1, h);
-                for (int j = 0; j < h; j++) {
-                    s[next + j] = a[gr + 3 * h + j] * tc[tr + j];
+        // Each batch row's recurrence is its own: a chunk of rows runs through every step on one thread.
+        Parallel.forEachTaskCosting(2L * steps * batch * h * g, chunks(batch), (lo, hi) -> {
+            for (int chunk = lo; chunk < hi; chunk++) {
+                int b0 = chunk * CHUNK_ROWS;
+                int b1 = Math.min(batch, b0 + CHUNK_ROWS);
+                for (int t = 0; t < steps; t++) {
+                    Gemm.sgemm(b1 - b0, h, g, s, (t * batch + b0) * 2 * h, 2 * h, 1, wt, 0, g, 1, pre, (t * batch + b0) * g, g);
+                    for (int b = b0; b < b1; b++) {
+                        cell(pre, a, s, tc, t, batch, b, h);
+                    }
                 }
             }
-        }
+        });
         return new LstmForward(states.narrow(0, 1, steps), activated, tanhCell);
+    }
+
+    /** Step t's gates, cell and hidden state for batch row b, from its pre-activations {@code pre} and the step before. */
+    private static void cell(float[] pre, float[] a, float[] s, float[] tc, int t, int batch, int b, int h) {
+        int g = 4 * h;
+        int gr = (t * batch + b) * g;
+        int prev = (t * batch + b) * 2 * h;
+        int next = ((t + 1) * batch + b) * 2 * h;
+        int tr = (t * batch + b) * h;
+        ElementwiseLoops.unaryF(UnaryOp.SIGMOID, pre, gr, 1, a, gr, 1, 2 * h);
+        ElementwiseLoops.unaryF(UnaryOp.TANH, pre, gr + 2 * h, 1, a, gr + 2 * h, 1, h);
+        ElementwiseLoops.unaryF(UnaryOp.SIGMOID, pre, gr + 3 * h, 1, a, gr + 3 * h, 1, h);
+        for (int j = 0; j < h; j++) {
+            s[next + h + j] = a[gr + h + j] * s[prev + h + j] + a[gr + j] * a[gr + 2 * h + j];
+        }
+        ElementwiseLoops.unaryF(UnaryOp.TANH, s, next + h, 1, tc, tr, 1, h);
+        for (int j = 0; j < h; j++) {
+            s[next + j] = a[gr + 3 * h + j] * tc[tr + j];
+        }
     }
 
     /**
@@ -120,14 +133,21 @@ public final class FusedLstm {
         Tensor dc = Tensor.zeros(DType.FLOAT32, batch, h);
         float[] dhs = floats(dh);
         float[] dcs = floats(dc);
-        for (int t = steps - 1; t >= 0; t--) {
-            for (int b = 0; b < batch; b++) {
-                int row = t * batch + b;
-                Kernels.ELEMENTWISE.lstmCellBackward(dy, row * 2 * h, dhs, dcs, b * h, a, row * g, tc, row * h, s, s0 + row * 2 * h + h,
-                        dGates, h);
+        // As in the forward, each chunk of batch rows runs back through every step on one thread.
+        Parallel.forEachTaskCosting(2L * steps * batch * h * g, chunks(batch), (lo, hi) -> {
+            for (int chunk = lo; chunk < hi; chunk++) {
+                int b0 = chunk * CHUNK_ROWS;
+                int b1 = Math.min(batch, b0 + CHUNK_ROWS);
+                for (int t = steps - 1; t >= 0; t--) {
+                    for (int b = b0; b < b1; b++) {
+                        int row = t * batch + b;
+                        Kernels.ELEMENTWISE.lstmCellBackward(dy, row * 2 * h, dhs, dcs, b * h, a, row * g, tc, row * h, s,
+                                s0 + row * 2 * h + h, dGates, h);
+                    }
+                    productInCache(b1 - b0, g, h, dGates, (t * batch + b0) * g, g, w, h, dhs, b0 * h);
+                }
             }
-            productInCache(batch, g, h, dGates, t * batch * g, g, w, h, dhs);
-        }
+        });
 
         Tensor dx = null;
         Tensor dWih = null;
@@ -159,24 +179,28 @@ public final class FusedLstm {
     }
 
     /**
-     * {@code c = a b} for a row-major {@code a (n, k)} and {@code b (k, p)}, cut along k so that each part
-     * of b is small enough to be read in place ({@link Tuning#DIRECT_MAX_B}) instead of packed: every
-     * step of backward multiplies by the same {@code W_hh}, and packing it anew each time would cost a third
-     * of the product. The threads share c's column slivers, each keeping its columns of {@code W_hh} in its own
-     * cache from one step to the next; every element is summed over the same parts of k in the same order.
+     * {@code c = a b} for a row-major {@code a (n, k)} and {@code b (k, p)}, into c from {@code co} on (row stride p), cut
+     * along k so that each part of b is small enough to be read in place ({@link Tuning#DIRECT_MAX_B}) instead of packed:
+     * every step of backward multiplies by the same {@code W_hh}, and packing it anew each time would cost a third of the
+     * product. Every element is summed over the same parts of k in the same order, however many rows a call has.
      */
-    private static void productInCache(int n, int k, int p, float[] a, int ao, int ars, float[] b, int brs, float[] c) {
+    private static void productInCache(int n, int k, int p, float[] a, int ao, int ars, float[] b, int brs, float[] c, int co) {
         int part = (int) Math.max(1, Math.min(k, Tuning.DIRECT_MAX_B / p));
-        int nr = Kernels.GEMM.nr();
-        int slivers = (p + nr - 1) / nr;
-        Parallel.forRangeCosting(2L * n * k * p, slivers, (lo, hi) -> {
-            int c0 = lo * nr;
-            int width = Math.min(p, hi * nr) - c0;
-            for (int k0 = 0; k0 < k; k0 += part) {
-                int kc = Math.min(part, k - k0);
-                Gemm.sgemm(k0 == 0, n, kc, width, a, ao + k0, ars, 1, b, k0 * brs + c0, brs, 1, c, c0, p);
-            }
-        });
+        for (int k0 = 0; k0 < k; k0 += part) {
+            int kc = Math.min(part, k - k0);
+            Gemm.sgemm(k0 == 0, n, kc, p, a, ao + k0, ars, 1, b, k0 * brs, brs, 1, c, co, p);
+        }
+    }
+
+    /**
+     * The batch rows a task of the recurrence takes: a tile of the matrix product ({@link Kernels#gemmFor}: 8 rows with
+     * AVX-512, 6 with AVX2), so no tile is padded but at the batch's end. Fixed by the processor alone, never by the
+     * threads, so each row's sums are the same on any number of threads.
+     */
+    static final int CHUNK_ROWS = Kernels.gemmFor(8).mr();
+
+    private static int chunks(int batch) {
+        return (batch + CHUNK_ROWS - 1) / CHUNK_ROWS;
     }
 
     private static void fillBias(float[] pre, int rows, int g, Tensor bIh, Tensor bHh) {
