@@ -3,12 +3,11 @@ package dev.jgrad.bench;
 import dev.jgrad.autograd.Variable;
 import dev.jgrad.nn.Checkpoint;
 import dev.jgrad.nn.data.CharTokenizer;
+import dev.jgrad.nn.gpt.BabyGpt;
 import dev.jgrad.nn.gpt.GPT;
-import dev.jgrad.nn.gpt.GPTConfig;
 import dev.jgrad.nn.optim.AdamW;
 import dev.jgrad.nn.optim.ClipGrad;
 import dev.jgrad.nn.optim.LrScheduler;
-import dev.jgrad.nn.optim.ParamGroup;
 import dev.jgrad.tensor.Generator;
 import dev.jgrad.tensor.Memory;
 import dev.jgrad.tensor.Tensor;
@@ -32,8 +31,8 @@ import java.util.Locale;
  * --out DIR [--steps N] [--seed S]} (without the module, the plain kernels: slower, the same comparison)
  */
 public final class GptTwin {
-    static final int BLOCK = 64;
-    static final int BATCH = 12;
+    static final int BLOCK = BabyGpt.BLOCK_SIZE;
+    static final int BATCH = BabyGpt.BATCH_SIZE;
 
     private GptTwin() {
     }
@@ -50,7 +49,7 @@ public final class GptTwin {
     static void run(String[] args) throws IOException {
         Path data = null;
         Path out = null;
-        int steps = 2000;
+        int steps = BabyGpt.MAX_ITERS;
         long seed = 1;
         for (int i = 0; i < args.length; i++) {
             String value = i + 1 < args.length ? args[i + 1] : null;
@@ -79,10 +78,10 @@ public final class GptTwin {
         }
         Files.createDirectories(out);
         // As GptExample: the model from seed + 1, the training batches from seed, nanoGPT's hyperparameters.
-        GPT model = new GPT(new GPTConfig(BLOCK, tok.vocabSize(), 4, 4, 128, 0.0, false), new Generator(seed + 1));
+        GPT model = new GPT(BabyGpt.config(tok.vocabSize()), new Generator(seed + 1));
         Checkpoint.save(model, out.resolve("init.safetensors"));
-        AdamW opt = new AdamW(ParamGroup.decayMatrices(model.parameters(), 0.1), 1e-3, 0.9, 0.99, 1e-8);
-        LrScheduler schedule = LrScheduler.warmupCosineNanoGpt(opt, 100, 2000, 1e-4);
+        AdamW opt = BabyGpt.optimizer(model);
+        LrScheduler schedule = BabyGpt.schedule(opt);
         Generator batches = new Generator(seed);
         StringBuilder starts = new StringBuilder();
         StringBuilder losses = new StringBuilder("step\tloss\tgrad_norm\n");
@@ -100,7 +99,7 @@ public final class GptTwin {
                 Variable loss = model.loss(Tensor.of(x, BATCH, BLOCK), Tensor.of(y, BATCH, BLOCK));
                 opt.zeroGrad();
                 loss.backward();
-                double norm = ClipGrad.clipGradNorm(model.parameters(), 1.0);
+                double norm = ClipGrad.clipGradNorm(model.parameters(), BabyGpt.GRAD_CLIP);
                 opt.step();
                 schedule.step();
                 losses.append(String.format(Locale.ROOT, "%d\t%.6f\t%.6f%n", step, loss.item(), norm));

@@ -12,6 +12,7 @@ import dev.jgrad.nn.Parameter;
 import dev.jgrad.nn.ReLU;
 import dev.jgrad.nn.Sequential;
 import dev.jgrad.nn.Tanh;
+import dev.jgrad.nn.gpt.BabyGpt;
 import dev.jgrad.nn.optim.Adam;
 import dev.jgrad.nn.optim.Optimizer;
 import dev.jgrad.nn.optim.SGD;
@@ -221,7 +222,7 @@ public final class Workloads {
 
     /** nanoGPT's baby GPT of the CPU run: block 64, vocabulary 65, 4 layers, 4 heads, width 128, no dropout, no biases. */
     static dev.jgrad.nn.gpt.GPT babyGpt(long seed) {
-        return new dev.jgrad.nn.gpt.GPT(new dev.jgrad.nn.gpt.GPTConfig(64, 65, 4, 4, 128, 0.0, false), new Generator(seed));
+        return new dev.jgrad.nn.gpt.GPT(BabyGpt.config(65), new Generator(seed));
     }
 
     /** W12: one training step of the baby GPT on a (12, 64) batch: forward, backward, clipping at 1.0, AdamW with groups. */
@@ -233,22 +234,24 @@ public final class Workloads {
 
         public GptTrainStep(long seed) {
             model = babyGpt(seed);
-            opt = new dev.jgrad.nn.optim.AdamW(dev.jgrad.nn.optim.ParamGroup.decayMatrices(model.parameters(), 0.1), 1e-3, 0.9, 0.99, 1e-8);
+            opt = BabyGpt.optimizer(model);
             Generator g = new Generator(seed + 1);
-            long[] tokens = new long[12 * 65];
+            int b = BabyGpt.BATCH_SIZE;
+            int t = BabyGpt.BLOCK_SIZE;
+            long[] tokens = new long[b * (t + 1)];
             for (int i = 0; i < tokens.length; i++) {
                 tokens[i] = g.nextInt(65);
             }
-            Tensor all = Tensor.of(tokens, 12, 65);
-            x = all.narrow(1, 0, 64).contiguous();
-            y = all.narrow(1, 1, 64).contiguous();
+            Tensor all = Tensor.of(tokens, b, t + 1);
+            x = all.narrow(1, 0, t).contiguous();
+            y = all.narrow(1, 1, t).contiguous();
         }
 
         public double step() {
             opt.zeroGrad();
             Variable loss = model.loss(x, y);
             loss.backward();
-            dev.jgrad.nn.optim.ClipGrad.clipGradNorm(opt.params(), 1.0);
+            dev.jgrad.nn.optim.ClipGrad.clipGradNorm(opt.params(), BabyGpt.GRAD_CLIP);
             opt.step();
             return loss.item();
         }

@@ -4,6 +4,7 @@ import dev.jgrad.autograd.NoGrad;
 import dev.jgrad.examples.UserError;
 import dev.jgrad.nn.data.CharTokenizer;
 import dev.jgrad.nn.gpt.GPT;
+import dev.jgrad.nn.gpt.BabyGpt;
 import dev.jgrad.nn.gpt.GPTConfig;
 import dev.jgrad.nn.io.AtomicFile;
 import dev.jgrad.nn.io.BoundedFiles;
@@ -34,24 +35,24 @@ public final class GptExample {
     static final long MAX_TEXT_BYTES = 256L << 20;
     static final String TOKENIZER = "tokenizer.json";
 
-    /** nanoGPT's flags, with its CPU run as the defaults. */
+    /** nanoGPT's flags, with its CPU run ({@link BabyGpt}) as the defaults. */
     public static final class Settings {
-        public int blockSize = 64;
-        public int batchSize = 12;
-        public int nLayer = 4;
-        public int nHead = 4;
-        public int nEmbd = 128;
+        public int blockSize = BabyGpt.BLOCK_SIZE;
+        public int batchSize = BabyGpt.BATCH_SIZE;
+        public int nLayer = BabyGpt.N_LAYER;
+        public int nHead = BabyGpt.N_HEAD;
+        public int nEmbd = BabyGpt.N_EMBD;
         public double dropout = 0.0;
         public boolean bias = false;
-        public int maxIters = 2000;
-        public int lrDecayIters = 2000;
-        public int warmupIters = 100;
-        public double learningRate = 1e-3;
-        public double minLr = 1e-4;
-        public double beta1 = 0.9;
-        public double beta2 = 0.99;
-        public double weightDecay = 0.1;
-        public double gradClip = 1.0;
+        public int maxIters = BabyGpt.MAX_ITERS;
+        public int lrDecayIters = BabyGpt.LR_DECAY_ITERS;
+        public int warmupIters = BabyGpt.WARMUP_ITERS;
+        public double learningRate = BabyGpt.LEARNING_RATE;
+        public double minLr = BabyGpt.MIN_LR;
+        public double beta1 = BabyGpt.BETA1;
+        public double beta2 = BabyGpt.BETA2;
+        public double weightDecay = BabyGpt.WEIGHT_DECAY;
+        public double gradClip = BabyGpt.GRAD_CLIP;
         public int evalInterval = 250;
         public int evalIters = 20;
         public int sampleTokens = 200;
@@ -79,7 +80,7 @@ public final class GptExample {
         HeapCheck.require("a GPT of " + s.nLayer + " layers, width " + s.nEmbd + ", block " + s.blockSize + ", batch " + s.batchSize,
                 trainingBytes(config, s.batchSize), "smaller sizes (--n-layer, --n-embd, --block-size, --batch-size)");
         GPT model = new GPT(config, new Generator(o.seed() + 1));
-        AdamW opt = new AdamW(ParamGroup.decayMatrices(model.parameters(), s.weightDecay), s.learningRate, s.beta1, s.beta2, 1e-8);
+        AdamW opt = new AdamW(ParamGroup.decayMatrices(model.parameters(), s.weightDecay), s.learningRate, s.beta1, s.beta2, BabyGpt.EPS);
         LrScheduler schedule = LrScheduler.warmupCosineNanoGpt(opt, s.warmupIters, s.lrDecayIters, s.minLr);
         out.printf(Locale.ROOT, "jgrad train gpt: %s, %d characters (vocabulary %d), %d for training, %d held out; GPT %d layers, %d heads,"
                         + " width %d, block %d (%.2fM parameters); batch %d, AdamW lr %s (warm-up %d, cosine to %s at %d), %d iterations%n",
