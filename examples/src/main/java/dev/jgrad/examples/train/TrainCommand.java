@@ -1,5 +1,6 @@
 package dev.jgrad.examples.train;
 
+import dev.jgrad.nn.gpt.BabyGpt;
 import dev.jgrad.tensor.Backend;
 import dev.jgrad.train.Interrupt;
 import dev.jgrad.train.dashboard.Dashboard;
@@ -225,32 +226,32 @@ public final class TrainCommand implements Callable<Integer> {
         @Option(names = "--data", paramLabel = "FILE.txt", description = "the text to learn, UTF-8 (Tiny Shakespeare: "
                 + "https://raw.githubusercontent.com/karpathy/char-rnn/master/data/tinyshakespeare/input.txt)")
         Path data;
-        @Option(names = "--block-size", paramLabel = "N", defaultValue = "64", description = "context length (default: ${DEFAULT-VALUE})")
+        @Option(names = "--block-size", paramLabel = "N", defaultValue = "" + BabyGpt.BLOCK_SIZE, description = "context length (default: ${DEFAULT-VALUE})")
         int blockSize;
-        @Option(names = "--n-layer", paramLabel = "N", defaultValue = "4", description = "transformer blocks (default: ${DEFAULT-VALUE})")
+        @Option(names = "--n-layer", paramLabel = "N", defaultValue = "" + BabyGpt.N_LAYER, description = "transformer blocks (default: ${DEFAULT-VALUE})")
         int nLayer;
-        @Option(names = "--n-head", paramLabel = "N", defaultValue = "4", description = "attention heads (default: ${DEFAULT-VALUE})")
+        @Option(names = "--n-head", paramLabel = "N", defaultValue = "" + BabyGpt.N_HEAD, description = "attention heads (default: ${DEFAULT-VALUE})")
         int nHead;
-        @Option(names = "--n-embd", paramLabel = "N", defaultValue = "128", description = "width (default: ${DEFAULT-VALUE})")
+        @Option(names = "--n-embd", paramLabel = "N", defaultValue = "" + BabyGpt.N_EMBD, description = "width (default: ${DEFAULT-VALUE})")
         int nEmbd;
         @Option(names = "--dropout", paramLabel = "P", defaultValue = "0.0", description = "dropout (default: ${DEFAULT-VALUE})")
         double dropout;
         @Option(names = "--bias", description = "biases in the linear layers and layer norms (default: none, as nanoGPT's CPU run)")
         boolean bias;
-        @Option(names = "--max-iters", paramLabel = "N", defaultValue = "2000", description = "training iterations (default: ${DEFAULT-VALUE})")
+        @Option(names = "--max-iters", paramLabel = "N", defaultValue = "" + BabyGpt.MAX_ITERS, description = "training iterations (default: ${DEFAULT-VALUE})")
         int maxIters;
         @Option(names = "--lr-decay-iters", paramLabel = "N", description = "where the cosine reaches --min-lr (default: --max-iters)")
         Integer lrDecayIters;
-        @Option(names = "--warmup-iters", paramLabel = "N", defaultValue = "100",
+        @Option(names = "--warmup-iters", paramLabel = "N", defaultValue = "" + BabyGpt.WARMUP_ITERS,
                 description = "linear warm-up (default: ${DEFAULT-VALUE}, or a twentieth of a shorter run)")
         int warmupIters;
         @Option(names = "--min-lr", paramLabel = "RATE", defaultValue = "1e-4", description = "the rate at the end (default: ${DEFAULT-VALUE})")
         double minLr;
-        @Option(names = "--weight-decay", paramLabel = "W", defaultValue = "0.1", description = "AdamW's decay of the 2-d weights (default: ${DEFAULT-VALUE})")
+        @Option(names = "--weight-decay", paramLabel = "W", defaultValue = "" + BabyGpt.WEIGHT_DECAY, description = "AdamW's decay of the 2-d weights (default: ${DEFAULT-VALUE})")
         double weightDecay;
-        @Option(names = "--beta2", paramLabel = "B", defaultValue = "0.99", description = "AdamW's beta2 (default: ${DEFAULT-VALUE})")
+        @Option(names = "--beta2", paramLabel = "B", defaultValue = "" + BabyGpt.BETA2, description = "AdamW's beta2 (default: ${DEFAULT-VALUE})")
         double beta2;
-        @Option(names = "--grad-clip", paramLabel = "NORM", defaultValue = "1.0", description = "clip the gradient's norm, 0 for none (default: ${DEFAULT-VALUE})")
+        @Option(names = "--grad-clip", paramLabel = "NORM", defaultValue = "" + BabyGpt.GRAD_CLIP, description = "clip the gradient's norm, 0 for none (default: ${DEFAULT-VALUE})")
         double gradClip;
         @Option(names = "--eval-interval", paramLabel = "N", defaultValue = "250", description = "iterations between evaluations (default: ${DEFAULT-VALUE})")
         int evalInterval;
@@ -298,8 +299,8 @@ public final class TrainCommand implements Callable<Integer> {
                         + s.lrDecayIters + "; warming up for " + warmupIters + " (--warmup-iters N to choose)");
                 s.warmupIters = warmupIters;
             }
-            s.batchSize = options.batchSize(12);
-            s.learningRate = options.lr(1e-3);
+            s.batchSize = options.batchSize(BabyGpt.BATCH_SIZE);
+            s.learningRate = options.lr(BabyGpt.LEARNING_RATE);
             s.minLr = nonNegative("--min-lr", minLr);
             s.weightDecay = nonNegative("--weight-decay", weightDecay);
             if (!(beta2 >= 0 && beta2 < 1)) {
