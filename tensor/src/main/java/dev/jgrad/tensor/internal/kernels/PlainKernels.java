@@ -126,14 +126,6 @@ final class PlainKernels {
         }
 
         @Override
-        public void rowSums(float[] a, int off, int rowStride, int rows, int n, boolean mean, float[] out, int outOff, int outStride) {
-            for (int r = 0; r < rows; r++) {
-                double s = sum(a, off + r * rowStride, 1, n);
-                out[outOff + r * outStride] = (float) (mean ? s / n : s);
-            }
-        }
-
-        @Override
         public void addRow(float[] src, int from, float[] dst, int to, int len) {
             for (int j = 0; j < len; j++) {
                 dst[to + j] += src[from + j];

@@ -8,9 +8,14 @@ public interface ReductionKernels {
     /**
      * {@code out[outOff + r * outStride] = (float) s} for each of {@code rows} rows of n unit-stride floats
      * {@code rowStride} apart, s being the row's {@link #sum} (divided by n in double where {@code mean}): a reduction
-     * over the last dim in one call, whose row loop is compiled with the sum inside it.
+     * over the last dim in one call, whose row loop is compiled with the sum inside it rather than a call per row.
      */
-    void rowSums(float[] a, int off, int rowStride, int rows, int n, boolean mean, float[] out, int outOff, int outStride);
+    default void rowSums(float[] a, int off, int rowStride, int rows, int n, boolean mean, float[] out, int outOff, int outStride) {
+        for (int r = 0; r < rows; r++) {
+            double s = sum(a, off + r * rowStride, 1, n);
+            out[outOff + r * outStride] = (float) (mean ? s / n : s);
+        }
+    }
 
     /** The sum of the squares of n contiguous elements (a gradient's share of a norm), accumulated as {@link #sum}. */
     double sumOfSquares(float[] a, int off, int n);

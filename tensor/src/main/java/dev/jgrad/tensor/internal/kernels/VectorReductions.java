@@ -37,15 +37,6 @@ final class VectorReductions implements ReductionKernels {
         return s;
     }
 
-    /** The row loop with the sum inside it, so the compiler sees them together rather than a call per row. */
-    @Override
-    public void rowSums(float[] a, int off, int rowStride, int rows, int n, boolean mean, float[] out, int outOff, int outStride) {
-        for (int r = 0; r < rows; r++) {
-            double s = sum(a, off + r * rowStride, 1, n);
-            out[outOff + r * outStride] = (float) (mean ? s / n : s);
-        }
-    }
-
     /** Squares added in four float vectors by fused multiply-adds, their lanes in double, as {@link #sum}. */
     @Override
     public double sumOfSquares(float[] a, int off, int n) {
