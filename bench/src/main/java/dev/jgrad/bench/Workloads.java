@@ -220,9 +220,12 @@ public final class Workloads {
         }
     }
 
-    /** nanoGPT's baby GPT of the CPU run: block 64, vocabulary 65, 4 layers, 4 heads, width 128, no dropout, no biases. */
+    /** Tiny Shakespeare's symbols, the vocabulary of nanoGPT's CPU run. */
+    static final int VOCAB = 65;
+
+    /** nanoGPT's baby GPT of the CPU run ({@link BabyGpt}) over Tiny Shakespeare's vocabulary. */
     static dev.jgrad.nn.gpt.GPT babyGpt(long seed) {
-        return new dev.jgrad.nn.gpt.GPT(BabyGpt.config(65), new Generator(seed));
+        return new dev.jgrad.nn.gpt.GPT(BabyGpt.config(VOCAB), new Generator(seed));
     }
 
     /** W12: one training step of the baby GPT on a (12, 64) batch: forward, backward, clipping at 1.0, AdamW with groups. */
@@ -240,7 +243,7 @@ public final class Workloads {
             int t = BabyGpt.BLOCK_SIZE;
             long[] tokens = new long[b * (t + 1)];
             for (int i = 0; i < tokens.length; i++) {
-                tokens[i] = g.nextInt(65);
+                tokens[i] = g.nextInt(VOCAB);
             }
             Tensor all = Tensor.of(tokens, b, t + 1);
             x = all.narrow(1, 0, t).contiguous();

@@ -71,16 +71,11 @@ public final class FusedLstm {
         Tensor tanhCell = empty(DType.FLOAT32, steps, batch, h);
         float[] a = floats(activated);
         float[] tc = floats(tanhCell);
-        // Each batch row's recurrence is its own: a chunk of rows runs through every step on one thread.
-        Parallel.forEachTaskCosting(2L * steps * batch * h * g, chunks(batch), (lo, hi) -> {
-            for (int chunk = lo; chunk < hi; chunk++) {
-                int b0 = chunk * CHUNK_ROWS;
-                int b1 = Math.min(batch, b0 + CHUNK_ROWS);
-                for (int t = 0; t < steps; t++) {
-                    Gemm.sgemm(b1 - b0, h, g, s, (t * batch + b0) * 2 * h, 2 * h, 1, wt, 0, g, 1, pre, (t * batch + b0) * g, g);
-                    for (int b = b0; b < b1; b++) {
-                        cell(pre, a, s, tc, t, batch, b, h);
-                    }
+        byRowChunks(2L * steps * batch * h * g, batch, (b0, b1) -> {
+            for (int t = 0; t < steps; t++) {
+                Gemm.sgemm(b1 - b0, h, g, s, (t * batch + b0) * 2 * h, 2 * h, 1, wt, 0, g, 1, pre, (t * batch + b0) * g, g);
+                for (int b = b0; b < b1; b++) {
+                    cell(pre, a, s, tc, t, batch, b, h);
                 }
             }
         });
@@ -133,19 +128,14 @@ public final class FusedLstm {
         Tensor dc = Tensor.zeros(DType.FLOAT32, batch, h);
         float[] dhs = floats(dh);
         float[] dcs = floats(dc);
-        // As in the forward, each chunk of batch rows runs back through every step on one thread.
-        Parallel.forEachTaskCosting(2L * steps * batch * h * g, chunks(batch), (lo, hi) -> {
-            for (int chunk = lo; chunk < hi; chunk++) {
-                int b0 = chunk * CHUNK_ROWS;
-                int b1 = Math.min(batch, b0 + CHUNK_ROWS);
-                for (int t = steps - 1; t >= 0; t--) {
-                    for (int b = b0; b < b1; b++) {
-                        int row = t * batch + b;
-                        Kernels.ELEMENTWISE.lstmCellBackward(dy, row * 2 * h, dhs, dcs, b * h, a, row * g, tc, row * h, s,
-                                s0 + row * 2 * h + h, dGates, h);
-                    }
-                    productInCache(b1 - b0, g, h, dGates, (t * batch + b0) * g, g, w, h, dhs, b0 * h);
+        byRowChunks(2L * steps * batch * h * g, batch, (b0, b1) -> {
+            for (int t = steps - 1; t >= 0; t--) {
+                for (int b = b0; b < b1; b++) {
+                    int row = t * batch + b;
+                    Kernels.ELEMENTWISE.lstmCellBackward(dy, row * 2 * h, dhs, dcs, b * h, a, row * g, tc, row * h, s,
+                            s0 + row * 2 * h + h, dGates, h);
                 }
+                productInCache(b1 - b0, g, h, dGates, (t * batch + b0) * g, g, w, h, dhs, b0 * h);
             }
         });
 
@@ -199,8 +189,22 @@ public final class FusedLstm {
      */
     static final int CHUNK_ROWS = Kernels.gemmFor(8).mr();
 
-    private static int chunks(int batch) {
-        return (batch + CHUNK_ROWS - 1) / CHUNK_ROWS;
+    /** The batch rows {@code [b0, b1)} of one chunk. */
+    private interface RowChunk {
+        void run(int b0, int b1);
+    }
+
+    /**
+     * Runs {@code body} on each chunk of {@link #CHUNK_ROWS} batch rows: a row's recurrence needs no other row, so a chunk
+     * runs through every step on one thread, the chunks shared among the threads when {@code flops} pay for it.
+     */
+    private static void byRowChunks(long flops, int batch, RowChunk body) {
+        Parallel.forEachTaskCosting(flops, (batch + CHUNK_ROWS - 1) / CHUNK_ROWS, (lo, hi) -> {
+            for (int chunk = lo; chunk < hi; chunk++) {
+                int b0 = chunk * CHUNK_ROWS;
+                body.run(b0, Math.min(batch, b0 + CHUNK_ROWS));
+            }
+        });
     }
 
     private static void fillBias(float[] pre, int rows, int g, Tensor bIh, Tensor bHh) {
