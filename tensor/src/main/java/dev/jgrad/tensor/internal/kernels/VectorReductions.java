@@ -37,6 +37,45 @@ final class VectorReductions implements ReductionKernels {
         return s;
     }
 
+    /**
+     * Rows laid end to end whose length is a whole number of four-vector steps (a (B, N) tensor summed over its last dim)
+     * as one stream: a single loop over the rows' steps, which emits a row's sum each time it crosses a row's end. Each
+     * row is added in the same order as {@link #sum} adds it, so the bits are the same; a loop per row paid its entry
+     * and exit on every row (a 1024-long row is only sixteen steps), a quarter of the time of a (1024, 1024) sum.
+     */
+    @Override
+    public void rowSums(float[] a, int off, int rowStride, int rows, int n, boolean mean, float[] out, int outOff, int outStride) {
+        int step = 4 * L;
+        if (rowStride != n || n == 0 || n % step != 0) {
+            ReductionKernels.super.rowSums(a, off, rowStride, rows, n, mean, out, outOff, outStride);
+            return;
+        }
+        FloatVector zero = FloatVector.zero(S);
+        FloatVector s0 = zero;
+        FloatVector s1 = zero;
+        FloatVector s2 = zero;
+        FloatVector s3 = zero;
+        int end = off + rows * n;
+        int rowLast = off + n - step;
+        int o = outOff;
+        for (int i = off; i < end; i += step) {
+            s0 = s0.add(FloatVector.fromArray(S, a, i));
+            s1 = s1.add(FloatVector.fromArray(S, a, i + L));
+            s2 = s2.add(FloatVector.fromArray(S, a, i + 2 * L));
+            s3 = s3.add(FloatVector.fromArray(S, a, i + 3 * L));
+            if (i == rowLast) {
+                double s = VectorMath.addLanes(s0.add(s1).add(s2.add(s3)));
+                out[o] = (float) (mean ? s / n : s);
+                o += outStride;
+                rowLast += n;
+                s0 = zero;
+                s1 = zero;
+                s2 = zero;
+                s3 = zero;
+            }
+        }
+    }
+
     /** Squares added in four float vectors by fused multiply-adds, their lanes in double, as {@link #sum}. */
     @Override
     public double sumOfSquares(float[] a, int off, int n) {

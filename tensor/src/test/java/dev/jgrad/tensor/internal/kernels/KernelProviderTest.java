@@ -108,6 +108,25 @@ class KernelProviderTest {
     }
 
     @Test
+    void rowSumsOfRowsLaidEndToEndHaveEachRowsSumBits() {
+        // Lengths that are whole four-vector steps at 256 and 512 bits (one stream over all rows) and some that are not.
+        for (int n : new int[] {32, 64, 96, 128, 192, 1024, 40, 1000}) {
+            for (int rows : new int[] {1, 2, 7}) {
+                float[] m = values(3 + rows * n + 4, -4, 4);
+                for (boolean mean : new boolean[] {false, true}) {
+                    float[] got = new float[1 + 2 * rows];
+                    Kernels.REDUCTIONS.rowSums(m, 3, n, rows, n, mean, got, 1, 2);
+                    for (int r = 0; r < rows; r++) {
+                        double s = Kernels.REDUCTIONS.sum(m, 3 + r * n, 1, n);
+                        assertEquals((float) (mean ? s / n : s), got[1 + 2 * r], 0f, "row " + r + " of " + rows + ", n=" + n + ", mean " + mean);
+                    }
+                    assertEquals(0f, got[0], "before the first row's result");
+                }
+            }
+        }
+    }
+
+    @Test
     void reductionsAndSoftmaxMatchThePlainLoops() {
         for (int n : LENGTHS) {
             float[] a = values(n, -4, 4);
