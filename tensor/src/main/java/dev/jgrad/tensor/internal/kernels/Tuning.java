@@ -79,6 +79,13 @@ public final class Tuning {
     /** Below this many elements a row runs the plain loop: the vector loop's set-up and tail cost more. */
     public static final int MIN_VECTOR_RUN = 16;
 
+    /**
+     * The longest rows that a binary op over rows laid end to end runs as one loop over all of them: a loop per row of
+     * four vectors (a (256, 256, 64) broadcast) cost a fifth of the op in its entry and exit, while rows of 1024 ran
+     * faster row by row, their loads' bounds checks hoisted out of each row's loop.
+     */
+    public static final int STREAM_MAX_ROW = 256;
+
     // ---------------------------------------------------------------- matrix product (GemmPlan)
 
     /** Below this many multiply-adds a product runs as plain loops: packing costs more than it saves. */

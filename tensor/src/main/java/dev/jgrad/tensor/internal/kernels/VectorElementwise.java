@@ -39,9 +39,20 @@ final class VectorElementwise implements ElementwiseKernels {
             return;
         }
         int bound = S.loopBound(n);
+        // Short whole-vector rows laid end to end in the output, each operand's rows end to end too or one row repeated
+        // (a broadcast over (256, 256, 64)): one loop over all the rows, the repeated operand's index wrapping at each
+        // row's end, instead of a loop per row whose entry and exit cost more than its four vectors.
+        boolean stream = rows > 1 && bound == n && n <= Tuning.STREAM_MAX_ROW && ors == n && (ars == n || ars == 0)
+                && (brs == n || brs == 0);
+        boolean aRep = ars == 0;
+        boolean bRep = brs == 0;
+        int total = stream ? rows * n : 0;
         switch (op) {
             case ADD:
-                for (int r = 0; r < rows; r++) {
+                for (int i = 0, j = 0; i < total; i += L, j = j + L == n ? 0 : j + L) {
+                    FloatVector.fromArray(S, a, ao + (aRep ? j : i)).add(FloatVector.fromArray(S, b, bo + (bRep ? j : i))).intoArray(o, oo + i);
+                }
+                for (int r = 0; r < rows && !stream; r++) {
                     int ai = ao + r * ars;
                     int bi = bo + r * brs;
                     int oi = oo + r * ors;
@@ -51,7 +62,10 @@ final class VectorElementwise implements ElementwiseKernels {
                 }
                 break;
             case SUB:
-                for (int r = 0; r < rows; r++) {
+                for (int i = 0, j = 0; i < total; i += L, j = j + L == n ? 0 : j + L) {
+                    FloatVector.fromArray(S, a, ao + (aRep ? j : i)).sub(FloatVector.fromArray(S, b, bo + (bRep ? j : i))).intoArray(o, oo + i);
+                }
+                for (int r = 0; r < rows && !stream; r++) {
                     int ai = ao + r * ars;
                     int bi = bo + r * brs;
                     int oi = oo + r * ors;
@@ -61,7 +75,10 @@ final class VectorElementwise implements ElementwiseKernels {
                 }
                 break;
             case MUL:
-                for (int r = 0; r < rows; r++) {
+                for (int i = 0, j = 0; i < total; i += L, j = j + L == n ? 0 : j + L) {
+                    FloatVector.fromArray(S, a, ao + (aRep ? j : i)).mul(FloatVector.fromArray(S, b, bo + (bRep ? j : i))).intoArray(o, oo + i);
+                }
+                for (int r = 0; r < rows && !stream; r++) {
                     int ai = ao + r * ars;
                     int bi = bo + r * brs;
                     int oi = oo + r * ors;
@@ -71,7 +88,10 @@ final class VectorElementwise implements ElementwiseKernels {
                 }
                 break;
             case DIV:
-                for (int r = 0; r < rows; r++) {
+                for (int i = 0, j = 0; i < total; i += L, j = j + L == n ? 0 : j + L) {
+                    FloatVector.fromArray(S, a, ao + (aRep ? j : i)).div(FloatVector.fromArray(S, b, bo + (bRep ? j : i))).intoArray(o, oo + i);
+                }
+                for (int r = 0; r < rows && !stream; r++) {
                     int ai = ao + r * ars;
                     int bi = bo + r * brs;
                     int oi = oo + r * ors;

@@ -108,6 +108,26 @@ class KernelProviderTest {
     }
 
     @Test
+    void binaryOpsOverRowsLaidEndToEndMatchThePlainLoops() {
+        // Whole-vector rows short enough to run as one stream (an operand repeated or end to end), and some that are not.
+        for (int n : new int[] {16, 32, 48, 64, 128, 256, 512, 40}) {
+            for (int rows : new int[] {2, 3, 7}) {
+                for (int[] strides : new int[][] {{n, 0}, {0, n}, {n, n}, {0, 0}}) {
+                    float[] a = values(2 + rows * n, -2, 2);
+                    float[] b = values(1 + rows * n, 0.5f, 2);
+                    for (BinaryOp op : new BinaryOp[] {BinaryOp.ADD, BinaryOp.SUB, BinaryOp.MUL, BinaryOp.DIV}) {
+                        float[] want = new float[3 + rows * n + 1];
+                        float[] got = new float[3 + rows * n + 1];
+                        plain.elementwise().binaryRows(op, a, 2, strides[0], b, 1, strides[1], want, 3, n, rows, n);
+                        Kernels.ELEMENTWISE.binaryRows(op, a, 2, strides[0], b, 1, strides[1], got, 3, n, rows, n);
+                        assertArrayEquals(want, got, op + " over " + rows + " rows of " + n + ", row strides " + strides[0] + ", " + strides[1]);
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
     void rowSumsOfRowsLaidEndToEndHaveEachRowsSumBits() {
         // Lengths that are whole four-vector steps at 256 and 512 bits (one stream over all rows) and some that are not.
         for (int n : new int[] {32, 64, 96, 128, 192, 1024, 40, 1000}) {
