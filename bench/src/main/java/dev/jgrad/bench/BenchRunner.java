@@ -50,6 +50,7 @@ public final class BenchRunner {
 
     private static final List<Workload> WORKLOADS = List.of(
             new Workload("w1Matmul", "W1.matmul.N.gflops", Unit.GFLOPS),
+            new Workload("w1MatmulScoped", "W1.matmul.N.scoped.gflops", Unit.GFLOPS),
             new Workload("w2BroadcastAdd", "W2.broadcast_add.1024x1024+1024.ms", Unit.MS),
             new Workload("w2OuterSub", "W2.outer_sub.256x1x64-1x256x64.ms", Unit.MS),
             new Workload("w2BroadcastAddScoped", "W2.broadcast_add.1024x1024+1024.scoped.ms", Unit.MS),

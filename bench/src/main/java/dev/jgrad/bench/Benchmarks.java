@@ -60,6 +60,15 @@ public class Benchmarks {
         return s.a.matmul(s.b);
     }
 
+    /**
+     * W1 as a training step runs it: one Memory.scope() per call, so the product is written into a recycled array
+     * instead of a new one the JVM zeroes first.
+     */
+    @Benchmark
+    public int w1MatmulScoped(Matmul s) {
+        return scoped(() -> s.a.matmul(s.b).storageOffset());
+    }
+
     /** W2-W4 inputs. */
     @State(Scope.Benchmark)
     public static class Arrays {

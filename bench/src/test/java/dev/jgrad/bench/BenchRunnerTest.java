@@ -13,7 +13,8 @@ class BenchRunnerTest {
     @Test
     void resultsComeInDesignOrderWhateverOrderJmhReportsThem() {
         List<String> design = List.of(
-                "W1.matmul.128.gflops", "W1.matmul.256.gflops", "W1.matmul.512.gflops", "W1.matmul.1024.gflops",
+                "W1.matmul.128.gflops", "W1.matmul.128.scoped.gflops", "W1.matmul.256.gflops", "W1.matmul.256.scoped.gflops",
+                "W1.matmul.512.gflops", "W1.matmul.512.scoped.gflops", "W1.matmul.1024.gflops", "W1.matmul.1024.scoped.gflops",
                 "W2.broadcast_add.1024x1024+1024.ms", "W2.broadcast_add.1024x1024+1024.scoped.ms", "W2.outer_sub.256x1x64-1x256x64.ms",
                 "W2.outer_sub.256x1x64-1x256x64.scoped.ms", "W3.sum_dim1_keepdim.1024x1024.ms",
                 "W4.softmax.256x1024.ms", "W4.softmax.256x1024.scoped.ms", "W5.mlp_train_step.64-256-256-1.b64.ms",
@@ -35,9 +36,9 @@ class BenchRunnerTest {
     void onlyMatchesMethodsOrKeysIgnoringCase() {
         assertEquals(List.of("w2BroadcastAdd", "w2OuterSub", "w2BroadcastAddScoped", "w2OuterSubScoped", "w4Softmax", "w4SoftmaxScoped"),
                 BenchRunner.select("W2|softmax"));
-        assertEquals(List.of("w1Matmul"), BenchRunner.select("w1matmul"));
+        assertEquals(List.of("w1Matmul", "w1MatmulScoped"), BenchRunner.select("w1matmul"));
         assertEquals(List.of("w6MhaFwdBwd", "w6MhaFwdBwdScoped"), BenchRunner.select("mha_fwd"));
-        assertEquals(22, BenchRunner.select(null).size());
+        assertEquals(23, BenchRunner.select(null).size());
         assertEquals(List.of("d1RingAllReduce"), BenchRunner.select("D1"));
         assertEquals(List.of("w8ConvFwdBwd", "w8ConvFwdBwdScoped", "w9LstmFwdBwd", "w9LstmFwdBwdScoped"), BenchRunner.select("W8|lstm"));
     }

@@ -23,6 +23,18 @@ class GemmPlanTest {
     }
 
     @Test
+    void bIsReadInPlaceWhileItFitsOneCoresL2() {
+        assertEquals(262_144, Tuning.directMaxB(1 << 20), "1 MB of L2 (Zen 4 and 5): B of up to 512 x 512");
+        assertEquals(524_288, Tuning.directMaxB(2 << 20), "2 MB (Sapphire Rapids)");
+        assertEquals(32_768, Tuning.directMaxB(64 << 10), "never under 32K floats, whatever a VM reports");
+        int l2Floats = Processor.CURRENT.l2Bytes() / Float.BYTES;
+        for (int n : new int[] {256, 512}) {
+            assertEquals(l2Floats >= n * n ? GemmPlan.DIRECT : GemmPlan.BLOCKED, rowMajor(n, n, n), n + " on " + Processor.CURRENT);
+        }
+        assertEquals(GemmPlan.BLOCKED, rowMajor(512, 1024, 512), "a k over a panel is packed, whatever the L2");
+    }
+
+    @Test
     void aThinProductWithContiguousOperandsIsDotProducts() {
         // (32, 43264) @ (43264, 7), A's rows and B's columns contiguous (B transposed): fewer columns than any tile.
         assertEquals(GemmPlan.DOTS, GemmPlan.of(NR, 32, 43264, 7, 1, 1, 43264));
