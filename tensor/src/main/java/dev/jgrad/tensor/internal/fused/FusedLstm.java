@@ -170,12 +170,12 @@ public final class FusedLstm {
 
     /**
      * {@code c = a b} for a row-major {@code a (n, k)} and {@code b (k, p)}, into c from {@code co} on (row stride p), cut
-     * along k so that each part of b is small enough to be read in place ({@link Tuning#DIRECT_MAX_B}) instead of packed:
+     * along k so that each part of b is small enough to be read in place ({@link Tuning#DIRECT_SMALL_B}) instead of packed:
      * every step of backward multiplies by the same {@code W_hh}, and packing it anew each time would cost a third of the
      * product. Every element is summed over the same parts of k in the same order, however many rows a call has.
      */
     private static void productInCache(int n, int k, int p, float[] a, int ao, int ars, float[] b, int brs, float[] c, int co) {
-        int part = (int) Math.max(1, Math.min(k, Tuning.DIRECT_MAX_B / p));
+        int part = (int) Math.max(1, Math.min(k, Tuning.DIRECT_SMALL_B / p));
         for (int k0 = 0; k0 < k; k0 += part) {
             int kc = Math.min(part, k - k0);
             Gemm.sgemm(k0 == 0, n, kc, p, a, ao + k0, ars, 1, b, k0 * brs, brs, 1, c, co, p);

@@ -13,7 +13,7 @@ enum GemmPlan {
      * {@code (32, 43264) @ (43264, 9)}): 3 x 3 blocks of dot products read in place.
      */
     DOTS,
-    /** B small enough to sit in L2 read in place, unpacked; only A is packed. */
+    /** B small enough to sit in L2 read in place, unpacked; only A is packed, a sliver at a time, the threads taking slivers. */
     DIRECT,
     /** Many more columns than rows (a convolution over a batch): A packed once, the threads take chunks of B. */
     WIDE,
@@ -31,11 +31,16 @@ enum GemmPlan {
         if (k == 0) {
             return EMPTY;
         }
-        if (k <= PackedGemm.MAX_PANEL && bcs == 1 && (long) k * p <= Tuning.DIRECT_MAX_B) {
+        boolean inPlace = k <= PackedGemm.MAX_PANEL && bcs == 1;
+        if (inPlace && (long) k * p <= Tuning.DIRECT_SMALL_B) {
             return DIRECT;
         }
         if (bcs == 1 && k <= PackedGemm.MAX_PANEL && (long) n * k <= Tuning.WIDE_MAX_A && p >= Tuning.WIDE_MIN_RATIO * n) {
             return WIDE;
+        }
+        // Past the small Bs, only where the rows are not so few that the threads need B's columns to share (wide).
+        if (inPlace && (long) k * p <= Tuning.DIRECT_MAX_B) {
+            return DIRECT;
         }
         if (k >= Tuning.SPLIT_K_MIN && k >= 4L * Math.max(n, p) && flops >= Tuning.PARALLEL_FLOPS
                 && (long) n * p <= Tuning.SPLIT_K_FLOATS) {

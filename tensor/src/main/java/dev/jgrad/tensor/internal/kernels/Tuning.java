@@ -94,18 +94,22 @@ public final class Tuning {
     /** The shortest k for dot-product blocks: below it, the nine sums across each accumulator's lanes cost too much. */
     public static final int DOTS_MIN_K = 256;
 
+    /** The most elements of B read in place, unpacked, whatever the product's shape (it then sits in L2 while A streams past). */
+    public static final long DIRECT_SMALL_B = 1L << 15;
+
     /**
-     * The most elements of B read in place, unpacked: as many as one core's L2 holds, where B then stays while each
-     * thread's slivers of A pass over it. Packed instead, B is copied whole by every thread that splits the rows, which a
-     * product of 256 or 512 (B in L2) pays for in time and gets nothing back for. It decides how k is cut (in place: one
-     * pass of up to {@link PackedGemm#MAX_PANEL}; packed: panels of {@link PackedGemm#KC}), so it is derived from the
-     * processor, never measured.
+     * The most elements of B read in place, unpacked, by a product that is not wide (wide ones share B's columns among the
+     * threads, in place read by row slivers a one-row product would run on one thread): as many as one core's L2 holds,
+     * where B then stays while each thread's slivers of A pass over it. Packed instead, B is copied whole by every thread
+     * that splits the rows, which a product of 256 or 512 (B in L2) pays for in time and gets nothing back for. It decides
+     * how k is cut (in place: one pass of up to {@link PackedGemm#MAX_PANEL}; packed: panels of {@link PackedGemm#KC}), so
+     * it is derived from the processor, never measured.
      */
     public static final long DIRECT_MAX_B = directMaxB(Processor.CURRENT.l2Bytes());
 
-    /** {@link #DIRECT_MAX_B} for a core with {@code l2Bytes} of L2: the floats it holds, and never under 32K. */
+    /** {@link #DIRECT_MAX_B} for a core with {@code l2Bytes} of L2: the floats it holds, and never under {@link #DIRECT_SMALL_B}. */
     static long directMaxB(int l2Bytes) {
-        return Math.max(1L << 15, l2Bytes / Float.BYTES);
+        return Math.max(DIRECT_SMALL_B, l2Bytes / Float.BYTES);
     }
 
     /** The most elements of A that the wide product packs at once (they then sit in L2 beside a chunk of B). */

@@ -32,6 +32,8 @@ class GemmPlanTest {
             assertEquals(l2Floats >= n * n ? GemmPlan.DIRECT : GemmPlan.BLOCKED, rowMajor(n, n, n), n + " on " + Processor.CURRENT);
         }
         assertEquals(GemmPlan.BLOCKED, rowMajor(512, 1024, 512), "a k over a panel is packed, whatever the L2");
+        assertEquals(GemmPlan.WIDE, rowMajor(1, 128, 384), "a token's projection in generation: the threads share B's columns");
+        assertEquals(GemmPlan.DIRECT, rowMajor(1, 128, 65), "a small B is read in place whatever the rows");
     }
 
     @Test
