@@ -31,15 +31,16 @@ enum GemmPlan {
         if (k == 0) {
             return EMPTY;
         }
-        boolean inPlace = k <= PackedGemm.MAX_PANEL && bcs == 1;
-        if (inPlace && (long) k * p <= Tuning.DIRECT_SMALL_B) {
+        // B's rows contiguous and k within one panel: what reading B in place (direct and wide) needs.
+        boolean bRowsInOnePanel = k <= PackedGemm.MAX_PANEL && bcs == 1;
+        if (bRowsInOnePanel && (long) k * p <= Tuning.DIRECT_SMALL_B) {
             return DIRECT;
         }
-        if (bcs == 1 && k <= PackedGemm.MAX_PANEL && (long) n * k <= Tuning.WIDE_MAX_A && p >= Tuning.WIDE_MIN_RATIO * n) {
+        if (bRowsInOnePanel && (long) n * k <= Tuning.WIDE_MAX_A && p >= Tuning.WIDE_MIN_RATIO * n) {
             return WIDE;
         }
         // Past the small Bs, only where the rows are not so few that the threads need B's columns to share (wide).
-        if (inPlace && (long) k * p <= Tuning.DIRECT_MAX_B) {
+        if (bRowsInOnePanel && (long) k * p <= Tuning.DIRECT_MAX_B) {
             return DIRECT;
         }
         if (k >= Tuning.SPLIT_K_MIN && k >= 4L * Math.max(n, p) && flops >= Tuning.PARALLEL_FLOPS

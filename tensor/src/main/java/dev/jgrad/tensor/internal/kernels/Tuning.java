@@ -100,10 +100,10 @@ public final class Tuning {
     /**
      * The most elements of B read in place, unpacked, by a product that is not wide (a wide one shares B's columns among
      * the threads; read in place, it would be shared by slivers of rows, and a one-row product would run on one thread):
-     * as many as one core's L2 holds, where B then stays while each thread's slivers of A pass over it. Packed instead, B is copied whole by every thread
-     * that splits the rows, which a product of 256 or 512 (B in L2) pays for in time and gets nothing back for. It decides
-     * how k is cut (in place: one pass of up to {@link PackedGemm#MAX_PANEL}; packed: panels of {@link PackedGemm#KC}), so
-     * it is derived from the processor, never measured.
+     * as many as one core's L2 holds, where B then stays while each thread's slivers of A pass over it. Packed instead, B
+     * is copied whole by every thread that splits the rows, which a product of 256 or 512 (B in L2) pays for in time and
+     * gets nothing back for. It decides how k is cut (in place: one pass of up to {@link PackedGemm#MAX_PANEL}; packed:
+     * panels of {@link PackedGemm#KC}), so it is derived from the processor, never measured.
      */
     public static final long DIRECT_MAX_B = directMaxB(Processor.CURRENT.l2Bytes());
 
