@@ -129,7 +129,7 @@ public final class BenchRunner {
         for (RunResult r : results) {
             String method = r.getParams().getBenchmark();
             method = method.substring(method.lastIndexOf('.') + 1);
-            double us = r.getPrimaryResult().getScore();
+            double us = typicalMicros(r.getPrimaryResult());
             double err = r.getPrimaryResult().getScoreError();
             for (Workload w : WORKLOADS) {
                 if (!w.method.equals(method)) {
@@ -167,6 +167,15 @@ public final class BenchRunner {
         out.put("error_99pct", err);
         out.put("allocated_bytes_per_call", allocated);
         return out;
+    }
+
+    /**
+     * A benchmark's figure: the median of its measurement iterations (over every fork), the statistic
+     * {@code bench/pytorch/workloads.py} reports for PyTorch, rather than JMH's mean, so the two sides are read alike
+     * and an iteration that the shared machine slowed does not move the figure.
+     */
+    static double typicalMicros(Result<?> primary) {
+        return primary.getStatistics().getN() > 0 ? primary.getStatistics().getPercentile(50) : primary.getScore();
     }
 
     /**

@@ -1,6 +1,11 @@
 package dev.jgrad.bench;
 
 import org.junit.jupiter.api.Test;
+import org.openjdk.jmh.results.AggregationPolicy;
+import org.openjdk.jmh.results.Aggregator;
+import org.openjdk.jmh.results.Result;
+import org.openjdk.jmh.results.ResultRole;
+import org.openjdk.jmh.util.ListStatistics;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -30,6 +35,31 @@ class BenchRunnerTest {
         List<String> sorted = new ArrayList<>(jmhOrder);
         sorted.sort(BenchRunner.REPORT_ORDER);
         assertEquals(design, sorted);
+    }
+
+    /** A benchmark's primary result made of given iteration times, as JMH hands it over. */
+    private static final class Iterations extends Result<Iterations> {
+        Iterations(double... micros) {
+            super(ResultRole.PRIMARY, "w", new ListStatistics(micros), "us/op", AggregationPolicy.AVG);
+        }
+
+        @Override
+        protected Aggregator<Iterations> getThreadAggregator() {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        protected Aggregator<Iterations> getIterationAggregator() {
+            throw new UnsupportedOperationException();
+        }
+    }
+
+    @Test
+    void aFigureIsTheMedianOfItsIterationsAsPyTorchsIs() {
+        // Five iterations, one slowed by the machine: JMH's mean says 17.2 us, workloads.py's statistic 12.
+        Iterations primary = new Iterations(11, 13, 10, 40, 12);
+        assertEquals(17.2, primary.getScore(), 1e-9);
+        assertEquals(12.0, BenchRunner.typicalMicros(primary), 1e-9);
     }
 
     @Test
