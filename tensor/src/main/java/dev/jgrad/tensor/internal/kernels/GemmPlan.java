@@ -31,16 +31,15 @@ enum GemmPlan {
         if (k == 0) {
             return EMPTY;
         }
-        // B's rows contiguous and k within one panel: what reading B in place (direct and wide) needs.
-        boolean bRowsInOnePanel = k <= PackedGemm.MAX_PANEL && bcs == 1;
-        if (bRowsInOnePanel && (long) k * p <= Tuning.DIRECT_SMALL_B) {
+        boolean bReadableInPlace = bRowsInOnePanel(k, bcs);
+        if (smallBInPlace(k, p, bcs)) {
             return DIRECT;
         }
-        if (bRowsInOnePanel && (long) n * k <= Tuning.WIDE_MAX_A && p >= Tuning.WIDE_MIN_RATIO * n) {
+        if (bReadableInPlace && (long) n * k <= Tuning.WIDE_MAX_A && p >= Tuning.WIDE_MIN_RATIO * n) {
             return WIDE;
         }
         // Past the small Bs, only where the rows are not so few that the threads need B's columns to share (wide).
-        if (bRowsInOnePanel && (long) k * p <= Tuning.DIRECT_MAX_B) {
+        if (bReadableInPlace && (long) k * p <= Tuning.DIRECT_MAX_B) {
             return DIRECT;
         }
         if (k >= Tuning.SPLIT_K_MIN && k >= 4L * Math.max(n, p) && flops >= Tuning.PARALLEL_FLOPS
@@ -48,6 +47,20 @@ enum GemmPlan {
             return SPLIT_K;
         }
         return BLOCKED;
+    }
+
+    /**
+     * Whether a {@code (k, p)} B with column stride {@code bcs} is read in place, unpacked, whatever the rest of the
+     * product (the first direct plan, and a convolution's packed-A products): its rows contiguous, k within one panel,
+     * and at most {@link Tuning#DIRECT_SMALL_B} elements, which sit in L2 while A streams past.
+     */
+    static boolean smallBInPlace(int k, int p, int bcs) {
+        return bRowsInOnePanel(k, bcs) && (long) k * p <= Tuning.DIRECT_SMALL_B;
+    }
+
+    /** B's rows contiguous and k within one panel: what reading B in place (direct and wide) needs. */
+    private static boolean bRowsInOnePanel(int k, int bcs) {
+        return k <= PackedGemm.MAX_PANEL && bcs == 1;
     }
 
     /** Whether this strategy adds into C, so that a product that overwrites C zeroes it first (C is small beside it there). */

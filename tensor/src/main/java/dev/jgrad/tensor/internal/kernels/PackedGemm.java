@@ -382,7 +382,7 @@ public final class PackedGemm {
         int nr = a.kernel.nr();
         int k = a.k;
         int slivers = (p + nr - 1) / nr;
-        boolean inPlace = bcs == 1 && k <= MAX_PANEL && (long) k * p <= Tuning.DIRECT_SMALL_B;
+        boolean inPlace = GemmPlan.smallBInPlace(k, p, bcs);
         float[] be = inPlace ? edgeSliver(b, bo, brs, k, p, nr) : null;
         float[] bp = inPlace ? null : B_BUFFER.get(slivers * nr * Math.min(k, MAX_PANEL));
         for (int pc = 0; pc < k; pc += MAX_PANEL) {

@@ -3,6 +3,8 @@ package dev.jgrad.tensor.internal.kernels;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Which strategy the matrix product takes for the shapes jgrad's workloads multiply (LinalgTest checks each one's numbers). */
 class GemmPlanTest {
@@ -34,6 +36,16 @@ class GemmPlanTest {
         assertEquals(GemmPlan.BLOCKED, rowMajor(512, 1024, 512), "a k over a panel is packed, whatever the L2");
         assertEquals(GemmPlan.WIDE, rowMajor(1, 128, 384), "a token's projection in generation: the threads share B's columns");
         assertEquals(GemmPlan.DIRECT, rowMajor(1, 128, 65), "a small B is read in place whatever the rows");
+    }
+
+    @Test
+    void aSmallBIsReadInPlaceByThePlanAndByAConvolutionsPackedProducts() {
+        // The rule sgemmPacked shares: (k, p) = (128, 256) is 32K floats, a column more is not.
+        assertTrue(GemmPlan.smallBInPlace(128, 256, 1));
+        assertFalse(GemmPlan.smallBInPlace(128, 257, 1), "over 32K floats");
+        assertFalse(GemmPlan.smallBInPlace(128, 256, 128), "B's columns contiguous, not its rows");
+        assertFalse(GemmPlan.smallBInPlace(PackedGemm.MAX_PANEL + 1, 8, 1), "k over a panel");
+        assertEquals(GemmPlan.DIRECT, rowMajor(3000, 128, 256), "a small B is read in place however many rows pass");
     }
 
     @Test
