@@ -95,6 +95,7 @@ class BenchRunnerTest {
         known.addAll(BenchRunner.select("D1"));
         known.sort(String::compareTo);
         assertEquals(known, methods, "a benchmark without a key would run and never be reported");
+        assertTrue(known.containsAll(BenchRunner.SLOW_TO_WARM), "a misspelt slow-to-warm benchmark would get the short warm-up");
     }
 
     @Test
