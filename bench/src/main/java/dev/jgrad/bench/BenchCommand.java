@@ -29,7 +29,7 @@ public final class BenchCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--quick", description = "one fork and short iterations: under 5 minutes per thread count")
+    @Option(names = "--quick", description = "one fork and short iterations: about 6 minutes per thread count")
     boolean quick;
 
     @Option(names = "--json", paramLabel = "FILE", description = "also write the results as JSON")

@@ -26,7 +26,7 @@ import java.util.stream.Collectors;
  * milliseconds, W7 in microseconds, plus the thread count and the JDK.
  */
 public final class BenchRunner {
-    /** Run lengths: quick (under 5 minutes per thread count) or full (several forks, for a usable error). */
+    /** Run lengths: quick (about 6 minutes per thread count) or full (several forks, for a usable error). */
     public enum Length { QUICK, FULL }
 
     private BenchRunner() {
