@@ -260,7 +260,7 @@ class LinalgTest {
     /**
      * The blocked product shares rows among the threads for a tall C and column slivers for a wide one (a weight's
      * gradient: few rows, k the batch), each thread packing what it reads: the bits are the same at 1, 2 and 3 threads,
-     * k over several panels, with the helpers made to run.
+     * k in one panel and over several, with the helpers made to run.
      */
     @Test
     @ExtendWith(HelpersAlwaysRun.class)
@@ -273,7 +273,7 @@ class LinalgTest {
         // {rows, k, columns, A stored transposed}, in the kernel's tiles (edges cut off): split by rows (one panel, then
         // several), by columns (a single sliver of rows), by columns with a transposed A (three slivers of rows, 16 of
         // columns: a split by rows would give one thread two).
-        int[][] shapes = {{40 * mr - 1, 200, 3 * nr - 5, 0}, {40 * mr + 3, k, 3 * nr - 5, 0}, {mr - 1, k, 20 * nr + 7, 0},
+        int[][] shapes = {{40 * mr - 1, PackedGemm.KC, 3 * nr - 5, 0}, {40 * mr + 3, k, 3 * nr - 5, 0}, {mr - 1, k, 20 * nr + 7, 0},
             {2 * mr + 1, k, 16 * nr, 1}};
         boolean[] byRows = {true, true, false, false};
         for (int i = 0; i < shapes.length; i++) {
@@ -283,13 +283,19 @@ class LinalgTest {
             assertEquals(byRows[i], PackedGemm.splitByRows(kernel.mr(), kernel.nr(), s[1], rowSlivers, colSlivers, 2),
                     java.util.Arrays.toString(s) + " is shared by " + (byRows[i] ? "rows" : "columns"));
             Tensor a = s[3] == 1 ? Tensor.randn(g, s[1], s[0]).t() : Tensor.randn(g, s[0], s[1]);
-            Tensor b = Tensor.randn(g, s[1], s[2]);
-            Parallel.setThreads(1);
-            float[] one = a.matmul(b).toFloatArray();
-            assertArrayEquals(naive(a, b), a.matmul(b).to(DType.FLOAT64).toDoubleArray(), 1e-4 * s[1]);
-            for (int threads : new int[] {2, 3}) {
-                Parallel.setThreads(threads);
-                assertArrayEquals(one, a.matmul(b).toFloatArray(), 0f, java.util.Arrays.toString(s) + " at " + threads + " threads");
+            // B as given (read in place, or wide, where it may be) and stored transposed as a linear layer's weight,
+            // which only the blocked product takes.
+            Tensor weight = Tensor.randn(g, s[2], s[1]).t();
+            assertEquals(GemmPlan.BLOCKED, GemmPlan.of(nr, s[0], s[1], s[2], s[3] == 1 ? s[0] : 1, 1, s[1]), java.util.Arrays.toString(s));
+            for (Tensor b : new Tensor[] {Tensor.randn(g, s[1], s[2]), weight}) {
+                String what = java.util.Arrays.toString(s) + (b == weight ? " B transposed" : "");
+                Parallel.setThreads(1);
+                float[] one = a.matmul(b).toFloatArray();
+                assertArrayEquals(naive(a, b), a.matmul(b).to(DType.FLOAT64).toDoubleArray(), 1e-4 * s[1], what);
+                for (int threads : new int[] {2, 3}) {
+                    Parallel.setThreads(threads);
+                    assertArrayEquals(one, a.matmul(b).toFloatArray(), 0f, what + " at " + threads + " threads");
+                }
             }
         }
     }

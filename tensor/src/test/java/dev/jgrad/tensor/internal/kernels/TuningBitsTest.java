@@ -23,6 +23,10 @@ class TuningBitsTest {
             out.add(a.matmul(b).toFloatArray());
             out.add(a.transpose(0, 1).contiguous().transpose(0, 1).matmul(b).toFloatArray());
         }
+        // A linear layer's forward, x @ W^T: the blocked product with B transposed, k in one panel.
+        Tensor x0 = Tensor.randn(g, 770, 128);
+        Tensor w = Tensor.randn(g, 384, 128);
+        out.add(x0.matmul(w.transpose(0, 1)).toFloatArray());
         Tensor x = Tensor.randn(g, 512, 1000);
         out.add(x.softmax(1).toFloatArray());
         out.add(x.sum(0, false).toFloatArray());
