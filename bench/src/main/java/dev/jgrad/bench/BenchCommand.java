@@ -22,8 +22,8 @@ import java.util.concurrent.Callable;
 @Command(name = "bench", mixinStandardHelpOptions = true,
         description = {"Run the JMH benchmarks of the workloads W1-W13 (W1-W9 of DESIGN.md; W10-W11 of higher order; W12-W13 nanoGPT's baby GPT):",
             "W1 in GFLOP/s, W7 in µs, the others in ms.",
-            "Each workload is run at each --threads count and reported at its best. --only D1: the ring all-reduce of data-parallel"
-                + " training (two workers on loopback; 1, 3.2 and 32 MB).",
+            "Each workload runs at each --threads count and is reported at its best.",
+            "D1, run by --only D1: the ring all-reduce of data-parallel training (two workers on loopback; 1, 3.2 and 32 MB).",
             "Compare with: python3 bench/pytorch/workloads.py > P.json; python3 bench/compare.py B.json P.json"})
 public final class BenchCommand implements Callable<Integer> {
     @Spec
@@ -35,7 +35,7 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(names = "--json", paramLabel = "FILE", description = "also write the results as JSON")
     Path json;
 
-    @Option(names = "--threads", paramLabel = "N[,N...]", split = ",",
+    @Option(names = "--threads", paramLabel = "N[,N...]", split = ",", hideParamSyntax = true,
             description = "kernel thread counts to run at, one after the other (default: 1 and all cores)")
     List<Integer> threads;
 
