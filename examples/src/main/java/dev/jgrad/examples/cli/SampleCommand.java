@@ -67,6 +67,10 @@ public final class SampleCommand implements Callable<Integer> {
             }
             Backend.setThreads(threads);
         }
+        if (!Files.exists(checkpoint)) {
+            throw new UserError("--checkpoint " + checkpoint + ": no such folder or file (a run folder of 'jgrad train gpt', or its"
+                    + " model.safetensors)");
+        }
         Path model = Files.isDirectory(checkpoint) ? checkpoint.resolve("model.safetensors") : checkpoint;
         Path tokenizerFile = model.toAbsolutePath().resolveSibling("tokenizer.json");
         CharTokenizer tok;

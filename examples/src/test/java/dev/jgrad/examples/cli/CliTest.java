@@ -156,6 +156,14 @@ class CliTest {
         return new String[] {out.toString(java.nio.charset.StandardCharsets.UTF_8), err.toString(java.nio.charset.StandardCharsets.UTF_8)};
     }
 
+    /** A checkpoint that is not there is named as given, not as the tokenizer beside it that was looked for. */
+    @Test
+    void aMissingCheckpointIsNamed() {
+        Path nowhere = tmp.resolve("no-such-run");
+        String err = capture(2, "sample", "--checkpoint", nowhere.toString())[1];
+        assertTrue(err.contains("--checkpoint " + nowhere + ": no such folder or file") && !err.contains("tokenizer.json"), err);
+    }
+
     /** A transposed command name gets its suggestion too ("gtp" is one swap from "gpt"); a far one gets the list. */
     @Test
     void aMistypedTrainerIsNamed() {
