@@ -184,7 +184,7 @@ public final class FusedLstm {
 
     /**
      * The batch rows a task of the recurrence takes: a tile of the matrix product ({@link Kernels#gemmFor}: 8 rows with
-     * AVX-512, 6 with AVX2), so no tile is padded but at the batch's end. Fixed by the processor alone, never by the
+     * AVX-512, 5 with AVX2), so no tile is padded but at the batch's end. Fixed by the processor alone, never by the
      * threads, so each row's sums are the same on any number of threads.
      */
     static final int CHUNK_ROWS = Kernels.gemmFor(8).mr();

@@ -31,8 +31,8 @@ final class GemmPacking {
             int src = ao + ir * ars;
             // Each layout is a small method of its own, compiled on its own terms: as branches of one method, the
             // row-major copy was compiled worse, and differently from one JVM to the next (docs/performance.md).
-            if (rows == 6 && mr == 6) {
-                packSix(a, src, ars, acs, kc, ap, base);
+            if (rows == 5 && mr == 5) {
+                packFive(a, src, ars, acs, kc, ap, base);
             } else if (acs == 1 && TRANSPOSE && rows <= 16 && mr >= 8) {
                 // A row-major A: its rows side by side, 16 floats of each at a time in vector registers.
                 VectorTranspose.lines(a, src, ars, rows, kc, ap, base, mr);
@@ -84,37 +84,34 @@ final class GemmPacking {
     }
 
     /**
-     * One whole sliver of six rows (AVX2's tile height), the six elements of each k written together: a row-major
-     * A read along six rows at once, a transposed one six contiguous floats at a time. The general loops run a short
+     * One whole sliver of five rows (AVX2's tile height), the five elements of each k written together: a row-major
+     * A read along five rows at once, a transposed one five contiguous floats at a time. The general loops run a short
      * inner loop per element or per k, which made packing a sixth of a small attention step.
      */
-    private static void packSix(float[] a, int src, int ars, int acs, int kc, float[] ap, int dst) {
+    private static void packFive(float[] a, int src, int ars, int acs, int kc, float[] ap, int dst) {
         if (acs == 1) {
             int r1 = src + ars;
             int r2 = r1 + ars;
             int r3 = r2 + ars;
             int r4 = r3 + ars;
-            int r5 = r4 + ars;
-            for (int kk = 0; kk < kc; kk++, dst += 6) {
+            for (int kk = 0; kk < kc; kk++, dst += 5) {
                 ap[dst] = a[src + kk];
                 ap[dst + 1] = a[r1 + kk];
                 ap[dst + 2] = a[r2 + kk];
                 ap[dst + 3] = a[r3 + kk];
                 ap[dst + 4] = a[r4 + kk];
-                ap[dst + 5] = a[r5 + kk];
             }
         } else if (ars == 1) {
-            for (int kk = 0; kk < kc; kk++, src += acs, dst += 6) {
+            for (int kk = 0; kk < kc; kk++, src += acs, dst += 5) {
                 ap[dst] = a[src];
                 ap[dst + 1] = a[src + 1];
                 ap[dst + 2] = a[src + 2];
                 ap[dst + 3] = a[src + 3];
                 ap[dst + 4] = a[src + 4];
-                ap[dst + 5] = a[src + 5];
             }
         } else {
-            for (int kk = 0; kk < kc; kk++, src += acs, dst += 6) {
-                for (int r = 0; r < 6; r++) {
+            for (int kk = 0; kk < kc; kk++, src += acs, dst += 5) {
+                for (int r = 0; r < 5; r++) {
                     ap[dst + r] = a[src + r * ars];
                 }
             }

@@ -102,14 +102,21 @@ public final class Tuning {
      * the threads; read in place, it would be shared by slivers of rows, and a one-row product would run on one thread):
      * as many as one core's L2 holds, where B then stays while each thread's slivers of A pass over it. Packed instead, B
      * is copied whole by every thread that splits the rows, which a product of 256 or 512 (B in L2) pays for in time and
-     * gets nothing back for. It decides how k is cut (in place: one pass of up to {@link PackedGemm#MAX_PANEL}; packed:
-     * panels of {@link PackedGemm#KC}), so it is derived from the processor, never measured.
+     * gets nothing back for. That holds for tall tiles only: read in place, each step of k brings a tile's row of B from
+     * L2 for {@code mr x nr} multiply-adds, a third of a byte per multiply-add with AVX-512's 12-row tiles, which L2
+     * serves, but four fifths of one with AVX2's 5-row tiles, which it does not (a (512, 512) product at 2 threads on a
+     * Zen 4 limited to AVX2: 127-149 GFLOP/s in place, 166-175 packed). So below 8 rows a tile reads only the small Bs in
+     * place. It decides how k is cut (in place: one pass of up to {@link PackedGemm#MAX_PANEL}; packed: panels of
+     * {@link PackedGemm#KC}), so it is derived from the processor, never measured.
      */
-    public static final long DIRECT_MAX_B = directMaxB(Processor.CURRENT.l2Bytes());
+    public static final long DIRECT_MAX_B = directMaxB(Processor.CURRENT.l2Bytes(), Kernels.GEMM.mr());
 
-    /** {@link #DIRECT_MAX_B} for a core with {@code l2Bytes} of L2: the floats it holds, and never under {@link #DIRECT_SMALL_B}. */
-    static long directMaxB(int l2Bytes) {
-        return Math.max(DIRECT_SMALL_B, l2Bytes / Float.BYTES);
+    /**
+     * {@link #DIRECT_MAX_B} for a core with {@code l2Bytes} of L2 and tiles of {@code tileRows} rows: the floats L2 holds
+     * (never under {@link #DIRECT_SMALL_B}) for tiles of 8 rows or more, else {@link #DIRECT_SMALL_B}.
+     */
+    static long directMaxB(int l2Bytes, int tileRows) {
+        return tileRows >= 8 ? Math.max(DIRECT_SMALL_B, l2Bytes / Float.BYTES) : DIRECT_SMALL_B;
     }
 
     /** The most elements of A that the wide product packs at once (they then sit in L2 beside a chunk of B). */

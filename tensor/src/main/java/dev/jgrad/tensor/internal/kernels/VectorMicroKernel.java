@@ -7,7 +7,7 @@ import jdk.incubator.vector.VectorSpecies;
 /**
  * The Vector API micro-kernel: a tile of C held in vector registers, one broadcast of A and two loads
  * of B per step of k, two fused multiply-adds per row. With AVX-512 (32 vector registers) the tile is
- * 12 x 32 floats in 24 accumulators; with AVX2 (16 registers) 6 x 16 in 12. Loaded only where
+ * 12 x 32 floats in 24 accumulators; with AVX2 (16 registers) 5 x 16 in 10 ({@link #MR} says why not 6). Loaded only where
  * jdk.incubator.vector is present.
  *
  * <p>A is always a packed sliver, and B either a packed sliver or rows read in place: one method for
@@ -24,8 +24,14 @@ import jdk.incubator.vector.VectorSpecies;
 final class VectorMicroKernel implements MicroKernel {
     static final VectorSpecies<Float> S = FloatVector.SPECIES_PREFERRED;
     static final int L = S.length();
-    /** The usual tile height: 12 rows with AVX-512's 32 registers, 6 with AVX2's 16. */
-    static final int MR = L >= 16 ? 12 : 6;
+    /**
+     * The usual tile height: 12 rows with AVX-512's 32 registers, 5 with AVX2's 16. A 6-row AVX2 tile (12 accumulators,
+     * two vectors of B and a broadcast: 15 of the 16 registers) is the classic choice, but C2's register allocator spills
+     * one of its vectors in the loop in some JVMs and not in others, more often under the parallel and serial collectors:
+     * alone in L1 it ran at 46-110 GFLOP/s from one JVM to the next on one core of a Zen 4 limited to AVX2, where the
+     * 5-row tile (10 accumulators) runs at 98-109 in every JVM.
+     */
+    static final int MR = L >= 16 ? 12 : 5;
     static final int NR = 2 * L;
     private static final ThreadLocal<float[]> SCRATCH = ThreadLocal.withInitial(() -> new float[MR * NR]);
 
@@ -161,14 +167,14 @@ final class VectorMicroKernel implements MicroKernel {
             }
         } else if (overwrite) {
             if (packedB) {
-                VectorTiles.k6PackedOverwrite(kc, ap, ao, bp, bo, c, co, crs);
+                VectorTiles.k5PackedOverwrite(kc, ap, ao, bp, bo, c, co, crs);
             } else {
-                VectorTiles.k6InPlaceBOverwrite(kc, ap, ao, bp, bo, bk, c, co, crs);
+                VectorTiles.k5InPlaceBOverwrite(kc, ap, ao, bp, bo, bk, c, co, crs);
             }
         } else if (packedB) {
-            VectorTiles.k6Packed(kc, ap, ao, bp, bo, c, co, crs);
+            VectorTiles.k5Packed(kc, ap, ao, bp, bo, c, co, crs);
         } else {
-            VectorTiles.k6InPlaceB(kc, ap, ao, bp, bo, bk, c, co, crs);
+            VectorTiles.k5InPlaceB(kc, ap, ao, bp, bo, bk, c, co, crs);
         }
     }
 }

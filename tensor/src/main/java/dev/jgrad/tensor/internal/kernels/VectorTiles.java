@@ -23,16 +23,15 @@ final class VectorTiles {
     private VectorTiles() {
     }
 
-    /** A full 6 x (2 vectors) tile from a packed sliver of A and a packed sliver of B (every stride a constant), added into C's tile. */
-    static void k6Packed(int kc, float[] ap, int ao, float[] bp, int bo, float[] c, int co, int crs) {
+    /** A full 5 x (2 vectors) tile from a packed sliver of A and a packed sliver of B (every stride a constant), added into C's tile. */
+    static void k5Packed(int kc, float[] ap, int ao, float[] bp, int bo, float[] c, int co, int crs) {
         FloatVector c00 = FloatVector.zero(S); FloatVector c01 = FloatVector.zero(S);
         FloatVector c10 = FloatVector.zero(S); FloatVector c11 = FloatVector.zero(S);
         FloatVector c20 = FloatVector.zero(S); FloatVector c21 = FloatVector.zero(S);
         FloatVector c30 = FloatVector.zero(S); FloatVector c31 = FloatVector.zero(S);
         FloatVector c40 = FloatVector.zero(S); FloatVector c41 = FloatVector.zero(S);
-        FloatVector c50 = FloatVector.zero(S); FloatVector c51 = FloatVector.zero(S);
         int b = bo;
-        for (int a = ao, end = ao + kc * 6; a < end; a += 6, b += NR) {
+        for (int a = ao, end = ao + kc * 5; a < end; a += 5, b += NR) {
             FloatVector b0 = FloatVector.fromArray(S, bp, b);
             FloatVector b1 = FloatVector.fromArray(S, bp, b + L);
             FloatVector a0 = FloatVector.broadcast(S, ap[a]);
@@ -45,8 +44,6 @@ final class VectorTiles {
             c30 = a3.fma(b0, c30); c31 = a3.fma(b1, c31);
             FloatVector a4 = FloatVector.broadcast(S, ap[a + 4]);
             c40 = a4.fma(b0, c40); c41 = a4.fma(b1, c41);
-            FloatVector a5 = FloatVector.broadcast(S, ap[a + 5]);
-            c50 = a5.fma(b0, c50); c51 = a5.fma(b1, c51);
         }
         // Written out, not a helper: a vector passed to a method the JIT does not inline is boxed.
         c00.add(FloatVector.fromArray(S, c, co)).intoArray(c, co);
@@ -59,20 +56,17 @@ final class VectorTiles {
         c31.add(FloatVector.fromArray(S, c, co + 3 * crs + L)).intoArray(c, co + 3 * crs + L);
         c40.add(FloatVector.fromArray(S, c, co + 4 * crs)).intoArray(c, co + 4 * crs);
         c41.add(FloatVector.fromArray(S, c, co + 4 * crs + L)).intoArray(c, co + 4 * crs + L);
-        c50.add(FloatVector.fromArray(S, c, co + 5 * crs)).intoArray(c, co + 5 * crs);
-        c51.add(FloatVector.fromArray(S, c, co + 5 * crs + L)).intoArray(c, co + 5 * crs + L);
     }
 
-    /** A full 6 x (2 vectors) tile from a packed sliver of A and rows of B read in place, {@code bk} apart, added into C's tile. */
-    static void k6InPlaceB(int kc, float[] ap, int ao, float[] bp, int bo, int bk, float[] c, int co, int crs) {
+    /** A full 5 x (2 vectors) tile from a packed sliver of A and rows of B read in place, {@code bk} apart, added into C's tile. */
+    static void k5InPlaceB(int kc, float[] ap, int ao, float[] bp, int bo, int bk, float[] c, int co, int crs) {
         FloatVector c00 = FloatVector.zero(S); FloatVector c01 = FloatVector.zero(S);
         FloatVector c10 = FloatVector.zero(S); FloatVector c11 = FloatVector.zero(S);
         FloatVector c20 = FloatVector.zero(S); FloatVector c21 = FloatVector.zero(S);
         FloatVector c30 = FloatVector.zero(S); FloatVector c31 = FloatVector.zero(S);
         FloatVector c40 = FloatVector.zero(S); FloatVector c41 = FloatVector.zero(S);
-        FloatVector c50 = FloatVector.zero(S); FloatVector c51 = FloatVector.zero(S);
         int b = bo;
-        for (int a = ao, end = ao + kc * 6; a < end; a += 6, b += bk) {
+        for (int a = ao, end = ao + kc * 5; a < end; a += 5, b += bk) {
             FloatVector b0 = FloatVector.fromArray(S, bp, b);
             FloatVector b1 = FloatVector.fromArray(S, bp, b + L);
             FloatVector a0 = FloatVector.broadcast(S, ap[a]);
@@ -85,8 +79,6 @@ final class VectorTiles {
             c30 = a3.fma(b0, c30); c31 = a3.fma(b1, c31);
             FloatVector a4 = FloatVector.broadcast(S, ap[a + 4]);
             c40 = a4.fma(b0, c40); c41 = a4.fma(b1, c41);
-            FloatVector a5 = FloatVector.broadcast(S, ap[a + 5]);
-            c50 = a5.fma(b0, c50); c51 = a5.fma(b1, c51);
         }
         // Written out, not a helper: a vector passed to a method the JIT does not inline is boxed.
         c00.add(FloatVector.fromArray(S, c, co)).intoArray(c, co);
@@ -99,20 +91,17 @@ final class VectorTiles {
         c31.add(FloatVector.fromArray(S, c, co + 3 * crs + L)).intoArray(c, co + 3 * crs + L);
         c40.add(FloatVector.fromArray(S, c, co + 4 * crs)).intoArray(c, co + 4 * crs);
         c41.add(FloatVector.fromArray(S, c, co + 4 * crs + L)).intoArray(c, co + 4 * crs + L);
-        c50.add(FloatVector.fromArray(S, c, co + 5 * crs)).intoArray(c, co + 5 * crs);
-        c51.add(FloatVector.fromArray(S, c, co + 5 * crs + L)).intoArray(c, co + 5 * crs + L);
     }
 
-    /** A full 6 x (2 vectors) tile from a packed sliver of A and a packed sliver of B (every stride a constant), stored over C's tile. */
-    static void k6PackedOverwrite(int kc, float[] ap, int ao, float[] bp, int bo, float[] c, int co, int crs) {
+    /** A full 5 x (2 vectors) tile from a packed sliver of A and a packed sliver of B (every stride a constant), stored over C's tile. */
+    static void k5PackedOverwrite(int kc, float[] ap, int ao, float[] bp, int bo, float[] c, int co, int crs) {
         FloatVector c00 = FloatVector.zero(S); FloatVector c01 = FloatVector.zero(S);
         FloatVector c10 = FloatVector.zero(S); FloatVector c11 = FloatVector.zero(S);
         FloatVector c20 = FloatVector.zero(S); FloatVector c21 = FloatVector.zero(S);
         FloatVector c30 = FloatVector.zero(S); FloatVector c31 = FloatVector.zero(S);
         FloatVector c40 = FloatVector.zero(S); FloatVector c41 = FloatVector.zero(S);
-        FloatVector c50 = FloatVector.zero(S); FloatVector c51 = FloatVector.zero(S);
         int b = bo;
-        for (int a = ao, end = ao + kc * 6; a < end; a += 6, b += NR) {
+        for (int a = ao, end = ao + kc * 5; a < end; a += 5, b += NR) {
             FloatVector b0 = FloatVector.fromArray(S, bp, b);
             FloatVector b1 = FloatVector.fromArray(S, bp, b + L);
             FloatVector a0 = FloatVector.broadcast(S, ap[a]);
@@ -125,8 +114,6 @@ final class VectorTiles {
             c30 = a3.fma(b0, c30); c31 = a3.fma(b1, c31);
             FloatVector a4 = FloatVector.broadcast(S, ap[a + 4]);
             c40 = a4.fma(b0, c40); c41 = a4.fma(b1, c41);
-            FloatVector a5 = FloatVector.broadcast(S, ap[a + 5]);
-            c50 = a5.fma(b0, c50); c51 = a5.fma(b1, c51);
         }
         // Written out, not a helper: a vector passed to a method the JIT does not inline is boxed.
         c00.intoArray(c, co);
@@ -139,20 +126,17 @@ final class VectorTiles {
         c31.intoArray(c, co + 3 * crs + L);
         c40.intoArray(c, co + 4 * crs);
         c41.intoArray(c, co + 4 * crs + L);
-        c50.intoArray(c, co + 5 * crs);
-        c51.intoArray(c, co + 5 * crs + L);
     }
 
-    /** A full 6 x (2 vectors) tile from a packed sliver of A and rows of B read in place, {@code bk} apart, stored over C's tile. */
-    static void k6InPlaceBOverwrite(int kc, float[] ap, int ao, float[] bp, int bo, int bk, float[] c, int co, int crs) {
+    /** A full 5 x (2 vectors) tile from a packed sliver of A and rows of B read in place, {@code bk} apart, stored over C's tile. */
+    static void k5InPlaceBOverwrite(int kc, float[] ap, int ao, float[] bp, int bo, int bk, float[] c, int co, int crs) {
         FloatVector c00 = FloatVector.zero(S); FloatVector c01 = FloatVector.zero(S);
         FloatVector c10 = FloatVector.zero(S); FloatVector c11 = FloatVector.zero(S);
         FloatVector c20 = FloatVector.zero(S); FloatVector c21 = FloatVector.zero(S);
         FloatVector c30 = FloatVector.zero(S); FloatVector c31 = FloatVector.zero(S);
         FloatVector c40 = FloatVector.zero(S); FloatVector c41 = FloatVector.zero(S);
-        FloatVector c50 = FloatVector.zero(S); FloatVector c51 = FloatVector.zero(S);
         int b = bo;
-        for (int a = ao, end = ao + kc * 6; a < end; a += 6, b += bk) {
+        for (int a = ao, end = ao + kc * 5; a < end; a += 5, b += bk) {
             FloatVector b0 = FloatVector.fromArray(S, bp, b);
             FloatVector b1 = FloatVector.fromArray(S, bp, b + L);
             FloatVector a0 = FloatVector.broadcast(S, ap[a]);
@@ -165,8 +149,6 @@ final class VectorTiles {
             c30 = a3.fma(b0, c30); c31 = a3.fma(b1, c31);
             FloatVector a4 = FloatVector.broadcast(S, ap[a + 4]);
             c40 = a4.fma(b0, c40); c41 = a4.fma(b1, c41);
-            FloatVector a5 = FloatVector.broadcast(S, ap[a + 5]);
-            c50 = a5.fma(b0, c50); c51 = a5.fma(b1, c51);
         }
         // Written out, not a helper: a vector passed to a method the JIT does not inline is boxed.
         c00.intoArray(c, co);
@@ -179,8 +161,6 @@ final class VectorTiles {
         c31.intoArray(c, co + 3 * crs + L);
         c40.intoArray(c, co + 4 * crs);
         c41.intoArray(c, co + 4 * crs + L);
-        c50.intoArray(c, co + 5 * crs);
-        c51.intoArray(c, co + 5 * crs + L);
     }
 
     /** A full 12 x (2 vectors) tile from a packed sliver of A and a packed sliver of B (every stride a constant), added into C's tile. */

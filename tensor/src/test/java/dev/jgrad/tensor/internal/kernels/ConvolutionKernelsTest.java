@@ -89,7 +89,9 @@ class ConvolutionKernelsTest {
             int c = 1 + RANDOM.nextInt(5);
             int oc = 2 + RANDOM.nextInt(7);
             ConvInput in = source(g, c, 5 + RANDOM.nextInt(11), 6 + RANDOM.nextInt(13), 3, 3, 1, 1, 1, 1);
-            assertTrue(Kernels.CONVOLUTION.windowGradient(in.geo()), "a 3 x 3 window at unit strides is the vector piece's");
+            // Chosen with AVX-512's registers only (its tile needs 18), but correct on any vectors, so tested on all.
+            assertEquals(Kernels.PROVIDER.vectorLanes() >= 16, Kernels.CONVOLUTION.windowGradient(in.geo()),
+                    "a 3 x 3 window at unit strides is the vector piece's where vectors have 16 lanes");
             int per = c * 9;
             float[] gy = randoms(oc * g * in.geo().positions());
             float[] start = randoms(3 + per * oc);

@@ -25,13 +25,16 @@ class GemmPlanTest {
     }
 
     @Test
-    void bIsReadInPlaceWhileItFitsOneCoresL2() {
-        assertEquals(262_144, Tuning.directMaxB(1 << 20), "1 MB of L2 (Zen 4 and 5): B of up to 512 x 512");
-        assertEquals(524_288, Tuning.directMaxB(2 << 20), "2 MB (Sapphire Rapids)");
-        assertEquals(32_768, Tuning.directMaxB(64 << 10), "never under 32K floats, whatever a VM reports");
-        int l2Floats = Processor.CURRENT.l2Bytes() / Float.BYTES;
+    void bIsReadInPlaceWhileItFitsOneCoresL2UnderTallTiles() {
+        assertEquals(262_144, Tuning.directMaxB(1 << 20, 12), "1 MB of L2 (Zen 4 and 5): B of up to 512 x 512");
+        assertEquals(524_288, Tuning.directMaxB(2 << 20, 12), "2 MB (Sapphire Rapids)");
+        assertEquals(262_144, Tuning.directMaxB(1 << 20, 8), "8-row tiles read as much in place");
+        assertEquals(32_768, Tuning.directMaxB(64 << 10, 12), "never under 32K floats, whatever a VM reports");
+        assertEquals(32_768, Tuning.directMaxB(2 << 20, 5), "AVX2's 5-row tiles: only the small Bs, whatever the L2");
+        long inPlace = Tuning.directMaxB(Processor.CURRENT.l2Bytes(), Kernels.GEMM.mr());
         for (int n : new int[] {256, 512}) {
-            assertEquals(l2Floats >= n * n ? GemmPlan.DIRECT : GemmPlan.BLOCKED, rowMajor(n, n, n), n + " on " + Processor.CURRENT);
+            assertEquals(inPlace >= (long) n * n ? GemmPlan.DIRECT : GemmPlan.BLOCKED, rowMajor(n, n, n), n + " on " + Processor.CURRENT
+                    + " with " + Kernels.GEMM.mr() + "-row tiles");
         }
         assertEquals(GemmPlan.BLOCKED, rowMajor(512, 1024, 512), "a k over a panel is packed, whatever the L2");
         assertEquals(GemmPlan.WIDE, rowMajor(1, 128, 384), "a token's projection in generation: the threads share B's columns");
