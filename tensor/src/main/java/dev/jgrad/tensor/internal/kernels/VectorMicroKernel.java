@@ -27,9 +27,8 @@ final class VectorMicroKernel implements MicroKernel {
     /**
      * The usual tile height: 12 rows with AVX-512's 32 registers, 5 with AVX2's 16. A 6-row AVX2 tile (12 accumulators,
      * two vectors of B and a broadcast: 15 of the 16 registers) is the classic choice, but C2's register allocator spills
-     * one of its vectors in the loop in some JVMs and not in others, more often under the parallel and serial collectors:
-     * alone in L1 it ran at 46-110 GFLOP/s from one JVM to the next on one core of a Zen 4 limited to AVX2, where the
-     * 5-row tile (10 accumulators) runs at 98-109 in every JVM.
+     * one of its vectors inside the loop in some JVMs and not in others (more often under the parallel and serial
+     * collectors), which halves the tile's speed; the 5-row tile (10 accumulators) leaves it room in every JVM.
      */
     static final int MR = L >= 16 ? 12 : 5;
     static final int NR = 2 * L;

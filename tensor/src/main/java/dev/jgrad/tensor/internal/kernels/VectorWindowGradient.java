@@ -29,8 +29,8 @@ final class VectorWindowGradient {
     /**
      * Whether the geometry is one this class serves, over an input whose padding has been written out
      * ({@link PaddedInput}): a 3 x 3 window, unit strides and dilations; and whether the vectors are AVX-512's. Its tile
-     * holds 18 accumulators (9 rows of two vectors), which AVX-512's 32 registers hold and AVX2's 16 do not: on a Zen 4
-     * limited to AVX2 the convolution step (W8) took 12.9-13.4 ms with it and 10.4-10.8 with the columns' product.
+     * holds 18 accumulators (9 rows of two vectors), which AVX-512's 32 registers hold and AVX2's 16 do not: with AVX2
+     * the columns' product is faster.
      */
     static boolean fits(ConvGeometry g) {
         return L >= 16 && g.kh() == 3 && g.kw() == 3 && g.sh() == 1 && g.sw() == 1 && g.dh() == 1 && g.dw() == 1;
