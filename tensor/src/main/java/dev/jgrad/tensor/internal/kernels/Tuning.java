@@ -98,15 +98,16 @@ public final class Tuning {
     public static final long DIRECT_SMALL_B = 1L << 15;
 
     /**
-     * The most elements of B read in place, unpacked, by a product that is not wide (a wide one shares B's columns among
-     * the threads; read in place, it would be shared by slivers of rows, and a one-row product would run on one thread):
-     * as many as one core's L2 holds, where B then stays while each thread's slivers of A pass over it. Packed instead, B
-     * is copied whole by every thread that splits the rows, which a product of 256 or 512 (B in L2) pays for in time and
-     * gets nothing back for. That holds for tall tiles only: read in place, each step of k brings a tile's row of B from
-     * L2 for {@code mr x nr} multiply-adds, a third of a byte per multiply-add with AVX-512's 12-row tiles, which L2
-     * serves, but four fifths of one with AVX2's 5-row tiles, which it does not (a (512, 512) product ran faster packed).
-     * So below 8 rows a tile reads only the small Bs in place. It decides how k is cut (in place: one pass of up to {@link PackedGemm#MAX_PANEL}; packed: panels of
-     * {@link PackedGemm#KC}), so it is derived from the processor, never measured.
+     * The most elements of B read in place, unpacked, by a product that is not wide (a wide one shares B's columns
+     * among the threads; read in place, it would be shared by slivers of rows, and a one-row product would run on one
+     * thread): as many as one core's L2 holds, where B then stays while each thread's slivers of A pass over it. Packed
+     * instead, B is copied whole by every thread that splits the rows, which a product of 256 or 512 (B in L2) pays for
+     * in time and gets nothing back for. That holds for tall tiles only: read in place, each step of k brings a tile's
+     * row of B from L2 for {@code mr x nr} multiply-adds, a third of a byte per multiply-add with AVX-512's 12-row
+     * tiles, which L2 serves, but four fifths of one with AVX2's 5-row tiles, which it does not (a (512, 512) product
+     * ran faster packed). So below 8 rows a tile reads only the small Bs in place. It decides how k is cut (in place:
+     * one pass of up to {@link PackedGemm#MAX_PANEL}; packed: panels of {@link PackedGemm#KC}), so it is derived from
+     * the processor, never measured.
      */
     public static final long DIRECT_MAX_B = directMaxB(Processor.CURRENT.l2Bytes(), Kernels.GEMM.mr());
 
