@@ -10,9 +10,11 @@ import jdk.incubator.vector.VectorSpecies;
 /**
  * The Vector API's elementwise family: the common binary and unary ops over unit-stride float32 rows; rows shorter
  * than {@link Tuning#MIN_VECTOR_RUN} and ops without a vector loop go to the plain family. Each method holds its loops
- * itself rather than calling a loop method: every call level counts against C2's inlining depth, and a Vector API
- * operation left past that depth is not compiled to vector instructions but runs as Java, allocating. Loaded only
- * where jdk.incubator.vector is present (see {@link Simd}).
+ * itself rather than calling a small loop method: every call level C2 inlines counts against its inlining depth and its
+ * budget of inlined code, and a Vector API operation left past either is not compiled to vector instructions but runs
+ * as Java, allocating. Where one method would hold too many loops (binaryRows' four ops), each op's loops are a method
+ * too large for C2 to inline, which it compiles on its own. Loaded only where jdk.incubator.vector is present (see
+ * {@link Simd}).
  */
 final class VectorElementwise implements ElementwiseKernels {
     private static final VectorSpecies<Float> S = VectorMath.S;
@@ -48,8 +50,8 @@ final class VectorElementwise implements ElementwiseKernels {
         boolean stream = rows > 1 && bound == n && n <= Tuning.STREAM_MAX_ROW && ors == n && (ars == n || ars == 0)
                 && (brs == n || brs == 0);
         int layout = !stream ? BY_ROW : Integer.bitCount(n) == 1 && n >= 4 * L ? MASKED : WRAPPED;
-        // One method per op: four ops' loops in one method passed C2's budget of inlined code, past which the last vector
-        // operations were compiled as calls that allocate every vector.
+        // One method per op, each compiled on its own: four ops' loops in this one passed C2's budget of inlined code,
+        // past which the last vector operations were compiled as calls that allocate every vector.
         switch (op) {
             case ADD:
                 addRows(layout, a, ao, ars, b, bo, brs, o, oo, ors, rows, n);
