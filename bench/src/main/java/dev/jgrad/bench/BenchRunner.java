@@ -147,7 +147,7 @@ public final class BenchRunner {
         return new Runner(b.build()).run();
     }
 
-    /** The results under DESIGN.md's keys, with the thread count, the JDK, the kernels and the run's length. */
+    /** The results under DESIGN.md's keys, with the thread count, the forks' JDK and kernels, and the run's length. */
     private static Map<String, Object> report(Collection<RunResult> results, int threads, Length length) {
         Map<String, Object> out = new LinkedHashMap<>();
         Map<String, Double> byKey = new TreeMap<>(REPORT_ORDER);
@@ -182,8 +182,9 @@ public final class BenchRunner {
         }
         out.putAll(byKey);
         out.put("threads", threads);
-        out.put("jdk", System.getProperty("java.vm.name") + " " + Runtime.version());
-        out.put("kernels", dev.jgrad.tensor.Backend.kernels());
+        String[] fork = ForkJvm.describe(jvmArgs(threads));
+        out.put("jdk", fork[0]);
+        out.put("kernels", fork[1]);
         out.put("mode", length.name().toLowerCase(java.util.Locale.ROOT));
         Map<String, Object> err = new LinkedHashMap<>();
         errors.forEach((k, e) -> {
@@ -258,10 +259,14 @@ public final class BenchRunner {
      * "JVM flags"), a fixed heap, the kernel threads, and JGRAD_BENCH_JVM_ARGS for experiments.
      */
     static String[] jvmArgs(int threads) {
+        return jvmArgs(threads, System.getenv("JGRAD_BENCH_JVM_ARGS"));
+    }
+
+    /** {@link #jvmArgs(int)} with {@code extra} (flags separated by spaces, or null) in place of JGRAD_BENCH_JVM_ARGS. */
+    static String[] jvmArgs(int threads, String extra) {
         java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of("--add-modules", "jdk.incubator.vector",
                 "-XX:PerMethodTrapLimit=10000", "-Xms2g", "-Xmx2g", "-Xmn128m", "-XX:+UseParallelGC",
                 "-Djgrad.threads=" + threads));
-        String extra = System.getenv("JGRAD_BENCH_JVM_ARGS");
         if (extra != null && !extra.isBlank()) {
             args.addAll(java.util.List.of(extra.trim().split("\\s+")));
         }
