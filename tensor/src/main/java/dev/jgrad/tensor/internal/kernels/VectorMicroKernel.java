@@ -7,8 +7,8 @@ import jdk.incubator.vector.VectorSpecies;
 /**
  * The Vector API micro-kernel: a tile of C held in vector registers, one broadcast of A and two loads
  * of B per step of k, two fused multiply-adds per row. With AVX-512 (32 vector registers) the tile is
- * 12 x 32 floats in 24 accumulators; with AVX2 (16 registers) 5 x 16 in 10 ({@link #MR} says why not 6). Loaded only where
- * jdk.incubator.vector is present.
+ * 12 x 32 floats in 24 accumulators; with AVX2 (16 registers) 5 x 16 in 10 ({@link #MR} says why not 6).
+ * Loaded only where jdk.incubator.vector is present.
  *
  * <p>A is always a packed sliver, and B either a packed sliver or rows read in place: one method for
  * each, so that every address is {@code base + k * stride + constant} with as many strides as possible
