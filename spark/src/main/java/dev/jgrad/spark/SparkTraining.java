@@ -105,6 +105,7 @@ public final class SparkTraining {
         private String work() {
             BarrierTaskContext ctx = BarrierTaskContext.get();
             int rank = ctx.partitionId();
+            Path scratch = null;
             try {
                 int port;
                 try (ServerSocket s = new ServerSocket(0)) {
@@ -113,8 +114,10 @@ public final class SparkTraining {
                 String[] all = ctx.allGather(InetAddress.getLocalHost().getHostAddress() + ":" + port);
                 Path run = Path.of(runDir);
                 boolean resuming = Files.isRegularFile(run.resolve("model.safetensors")) && Files.isRegularFile(run.resolve("config.json"));
+                // The worker's log, and for workers other than 0 their copy of the run: the executor's, removed when the task ends.
+                scratch = Files.createTempDirectory("jgrad-worker-" + rank + "-");
+                Path log = scratch.resolve("worker.log");
                 List<String> args;
-                Path log;
                 if (rank == 0) {
                     args = new ArrayList<>(List.of("train", trainer));
                     if (resuming) {
@@ -127,11 +130,8 @@ public final class SparkTraining {
                             args.add("--overwrite");
                         }
                     }
-                    log = Files.createTempFile("jgrad-worker-0-", ".log");
                 } else {
-                    Path scratch = Files.createTempDirectory("jgrad-worker-" + rank + "-");
                     args = dev.jgrad.examples.train.DataParallelWorkers.otherWorker(trainer, own, resuming ? run : null, scratch.resolve("run"));
-                    log = scratch.resolve("worker.log");
                 }
                 args.addAll(List.of("--worker", rank + ":" + n + ":@" + String.join(",", all)));
                 int exit = ChildRun.await(ChildRun.start(args, log, cpus));
@@ -145,6 +145,14 @@ public final class SparkTraining {
                 return rank + "\t" + exit;
             } catch (IOException e) {
                 throw new IllegalStateException("jgrad worker " + rank + ": " + e.getMessage(), e);
+            } finally {
+                if (scratch != null) {
+                    try {
+                        HadoopFolder.deleteLocal(scratch);
+                    } catch (IOException e) {
+                        System.err.println("jgrad: could not remove worker " + rank + "'s scratch folder " + scratch + ": " + e.getMessage());
+                    }
+                }
             }
         }
 

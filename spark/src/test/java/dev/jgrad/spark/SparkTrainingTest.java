@@ -21,6 +21,7 @@ class SparkTrainingTest {
 
     @Test
     void twoBarrierTasksTrainAsOneProcessAndResume() throws Exception {
+        java.util.Set<String> scratchBefore = workerScratch();
         Path one = tmp.resolve("one");
         assertEquals("0", CliRun.run("train", "mlp", "--epochs", "2", "--out", one.toString())[2]);
         assertEquals("0", CliRun.run("train", "mlp", "--resume", one.toString(), "--epochs", "4")[2]);
@@ -40,6 +41,19 @@ class SparkTrainingTest {
             String[] y = b.get(i).split(",");
             assertEquals(String.join(",", java.util.Arrays.copyOf(x, 4)), String.join(",", java.util.Arrays.copyOf(y, 4)));
             assertEquals(Double.parseDouble(x[4]), Double.parseDouble(y[4]), 1e-6 * Math.abs(Double.parseDouble(x[4])), a.get(i));
+        }
+        assertEquals(java.util.List.of(), leftBehind(scratchBefore), "the workers' logs and run copies are removed when their tasks end");
+    }
+
+    /** The workers' scratch folders in the temporary folder now that were not there {@code before}. */
+    private static java.util.List<String> leftBehind(java.util.Set<String> before) throws java.io.IOException {
+        return workerScratch().stream().filter(n -> !before.contains(n)).sorted().toList();
+    }
+
+    /** The names of the workers' scratch folders in the temporary folder. */
+    private static java.util.Set<String> workerScratch() throws java.io.IOException {
+        try (var all = Files.list(Path.of(System.getProperty("java.io.tmpdir")))) {
+            return all.map(p -> p.getFileName().toString()).filter(n -> n.startsWith("jgrad-worker-")).collect(java.util.stream.Collectors.toSet());
         }
     }
 
@@ -69,12 +83,14 @@ class SparkTrainingTest {
     }
 
     @Test
-    void aFailingWorkerFailsTheStageWithOneLineNamingIt() {
+    void aFailingWorkerFailsTheStageWithOneLineNamingIt() throws Exception {
+        java.util.Set<String> scratchBefore = workerScratch();
         Path out = tmp.resolve("odd");
         String[] r = CliRun.run("train", "mlp", "--epochs", "1", "--batch-size", "63", "--data-parallel", "2", "--master", "local[2]",
                 "--out", out.toString());
         assertEquals("2", r[2], r[1]);
         assertTrue(r[1].contains("the data-parallel stage failed: jgrad worker") && r[1].contains("must divide the batch"), r[1]);
+        assertEquals(java.util.List.of(), leftBehind(scratchBefore), "a failed stage's workers leave nothing behind either");
         String[] noOut = CliRun.run("train", "mlp", "--data-parallel", "2", "--master", "local[2]");
         assertEquals("2", noOut[2], noOut[1]);
         assertTrue(noOut[1].contains("--master needs --out"), noOut[1]);
