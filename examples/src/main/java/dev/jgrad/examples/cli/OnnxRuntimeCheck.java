@@ -7,9 +7,13 @@ import ai.onnxruntime.OrtException;
 import ai.onnxruntime.OrtSession;
 import dev.jgrad.tensor.Tensor;
 
+import java.io.IOException;
+import java.lang.reflect.Field;
 import java.nio.ByteBuffer;
 import java.nio.FloatBuffer;
 import java.nio.LongBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -22,12 +26,44 @@ final class OnnxRuntimeCheck {
 
     /** ONNX Runtime's version. */
     static String version() {
-        return OrtEnvironment.getEnvironment().getVersion();
+        return environment().getVersion();
+    }
+
+    private static boolean extractionRemoved;
+
+    /**
+     * ONNX Runtime's environment, its native libraries loaded. ONNX Runtime 1.26 copies them into a folder of its own in
+     * the temporary folder and asks the JVM to delete the folder at exit before the files in it, so every process that
+     * loads it leaves an empty {@code onnxruntime-java...} folder behind. The folder and its files are removed here as
+     * soon as the libraries are loaded; where that fails (another version that keeps the folder elsewhere, a system
+     * that holds a loaded library's file), things stay as ONNX Runtime leaves them.
+     */
+    private static synchronized OrtEnvironment environment() {
+        OrtEnvironment env = OrtEnvironment.getEnvironment();
+        if (!extractionRemoved) {
+            extractionRemoved = true;
+            try {
+                Field f = Class.forName("ai.onnxruntime.OnnxRuntime").getDeclaredField("tempDirectory");
+                f.setAccessible(true);
+                if (f.get(null) instanceof Path dir && dir.getFileName().toString().startsWith("onnxruntime-java")
+                        && Files.isDirectory(dir)) {
+                    try (var files = Files.list(dir)) {
+                        for (Path lib : files.toList()) {
+                            Files.deleteIfExists(lib);
+                        }
+                    }
+                    Files.deleteIfExists(dir);
+                }
+            } catch (ReflectiveOperationException | RuntimeException | IOException e) {
+                // Left as ONNX Runtime leaves it.
+            }
+        }
+        return env;
     }
 
     /** The model's first output on {@code inputs} (float32), with ONNX Runtime on one thread. */
     static Tensor run(byte[] model, Map<String, Tensor> inputs) throws OrtException {
-        OrtEnvironment env = OrtEnvironment.getEnvironment();
+        OrtEnvironment env = environment();
         try (OrtSession.SessionOptions options = new OrtSession.SessionOptions()) {
             options.setIntraOpNumThreads(1);
             try (OrtSession session = env.createSession(model, options)) {

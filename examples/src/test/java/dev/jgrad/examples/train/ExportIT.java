@@ -88,6 +88,21 @@ class ExportIT {
         }
     }
 
+    /** A process that exports leaves nothing in the temporary folder: not even ONNX Runtime's copy of its libraries. */
+    @Test
+    void anExportLeavesNothingInTheTemporaryFolder() throws Exception {
+        Path dir = Path.of(trainAndExport("mlp", "mlp", "--epochs", "1")[0]);
+        Path temp = Files.createDirectories(tmp.resolve("java-tmp"));
+        Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Djava.io.tmpdir=" + temp, "-cp",
+                System.getProperty("java.class.path"), dev.jgrad.examples.cli.Main.class.getName(), "export", dir.toString())
+                .redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertEquals(0, p.waitFor(), out);
+        try (var left = Files.list(temp)) {
+            assertEquals(List.of(), left.map(f -> f.getFileName().toString()).toList(), out);
+        }
+    }
+
     private void expectTwo(String says, String... args) {
         String[] r = run(args);
         assertEquals("2", r[2], String.join(" ", args) + ": " + r[1]);
