@@ -9,12 +9,16 @@ import java.util.function.LongSupplier;
  * them and the compilers for the same processors, and the kernels lose twice: the Vector API is fast only once C2 has
  * compiled it (interpreted or C1-compiled vector code is a hundred times slower), and a kernel thread spinning for its
  * share takes the processor the compiler needs. So while the compilers are busy, {@link Parallel} leaves them one.
+ * The compilers' time is counted when a compile ends, so one interval over the share is mostly a compile that is over
+ * already (a long run recompiles a method now and then, long after its warm-up), and leaving a processor idle after it
+ * only slows the jobs down: busy means two intervals over the share in a row, compiles that go on (a run's start, a burst
+ * of new shapes at its first evaluation).
  * Results do not depend on the number of threads, so this changes only the time.
  */
 final class CompilerLoad {
     /** How often the compilers' time is sampled. */
     static final long INTERVAL_NANOS = 50_000_000L;
-    /** Busy: the compilers ran for more than this share of the last interval (summed over their threads). */
+    /** Busy: the compilers ran for more than this share of each of the last two intervals (summed over their threads). */
     static final double BUSY_SHARE = 0.25;
     /** The JVM's compilers; never busy where the JVM does not report their time. */
     static final CompilerLoad JIT = of(ManagementFactoryHolder.bean());
@@ -25,6 +29,8 @@ final class CompilerLoad {
     private volatile boolean busy;
     private long lastWall;
     private long lastCompileMillis;
+    /** Whether the interval before the last was over the share (a run starts compiling). */
+    private boolean overBefore = true;
 
     /** @param compileMillis the compilers' total time so far, in ms (null: never busy) @param clock nanoseconds */
     CompilerLoad(LongSupplier compileMillis, LongSupplier clock) {
@@ -41,7 +47,7 @@ final class CompilerLoad {
         return new CompilerLoad(bean == null ? null : bean::getTotalCompilationTime, System::nanoTime);
     }
 
-    /** True while the compilers took more than a quarter of the last interval. */
+    /** True while the compilers took more than a quarter of each of the last two intervals. */
     boolean busy() {
         if (compileMillis != null && clock.getAsLong() - nextCheck >= 0) {
             sample();
@@ -56,7 +62,9 @@ final class CompilerLoad {
         }
         long millis = compileMillis.getAsLong();
         long wall = Math.max(1, now - lastWall);
-        busy = (millis - lastCompileMillis) * 1e6 > BUSY_SHARE * wall;
+        boolean over = (millis - lastCompileMillis) * 1e6 > BUSY_SHARE * wall;
+        busy = over && overBefore;
+        overBefore = over;
         lastWall = now;
         lastCompileMillis = millis;
         nextCheck = now + INTERVAL_NANOS;
