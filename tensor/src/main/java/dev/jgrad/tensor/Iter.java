@@ -165,6 +165,18 @@ final class Iter {
             forEachBlock(base, block, 0, rows);
             return;
         }
+        if (shape.length == 1) {
+            // One row (operands laid out alike, as an in-place op on contiguous tensors): split along it.
+            int k = base.length;
+            Parallel.forRange(inner, Math.max(1, Tuning.parallelMin() / 2), (lo, hi) -> {
+                int[] off = new int[k];
+                for (int o = 0; o < k; o++) {
+                    off[o] = base[o] + lo * strides[o][0];
+                }
+                block.run(off, 1, hi - lo);
+            });
+            return;
+        }
         Parallel.forRange(rows, Math.max(1, Tuning.parallelMin() / 2 / Math.max(1, inner)), (lo, hi) -> forEachBlock(base, block, lo, hi));
     }
 

@@ -1,0 +1,68 @@
+package dev.jgrad.tensor;
+
+import dev.jgrad.tensor.internal.kernels.Tuning;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class IterTest {
+    private final int threadsBefore = Backend.threads();
+
+    @AfterEach
+    void restoreThreads() {
+        Backend.setThreads(threadsBefore);
+    }
+
+    /**
+     * Operands laid out alike (an in-place op on contiguous tensors) merge into one row; a large one is still shared
+     * among the threads, in pieces that cover it once, each operand's offset at its own stride.
+     */
+    @Test
+    void aSingleLargeRowIsSplitAcrossTheThreads() {
+        Backend.setThreads(2);
+        int n = 4 * Tuning.parallelMin() + 37;
+        Iter it = Iter.of(new int[] {n}, new int[] {1}, new int[] {3});
+        int[] base = {5, 11};
+        int most = 0;
+        // The kernels leave a processor to the JIT compilers while they are busy (a JVM's first seconds), and a job
+        // then runs on one thread: try until the compilers are idle.
+        for (long until = System.nanoTime() + 20_000_000_000L; most < 2 && System.nanoTime() < until; ) {
+            List<int[]> pieces = Collections.synchronizedList(new ArrayList<>());
+            it.forEachBlockParallel(base, (off, rows, len) -> {
+                assertEquals(1, rows);
+                pieces.add(new int[] {off[0], off[1], len});
+            });
+            pieces.sort((a, b) -> Integer.compare(a[0], b[0]));
+            int next = 0;
+            for (int[] p : pieces) {
+                assertEquals(base[0] + next, p[0], "pieces tile the row");
+                assertEquals(base[1] + 3 * next, p[1], "the second operand at its own stride");
+                next += p[2];
+            }
+            assertEquals(n, next);
+            most = Math.max(most, pieces.size());
+        }
+        assertTrue(most >= 2, "a row of " + n + " elements at 2 threads ran as one piece");
+    }
+
+    /** The same numbers whether an in-place op on contiguous tensors is split or not. */
+    @Test
+    void anInPlaceOpOnContiguousTensorsGivesTheSameBitsOnOneAndTwoThreads() {
+        Generator g = new Generator(3);
+        Tensor x = Tensor.randn(g, 300, 211);
+        Tensor y = Tensor.randn(g, 300, 211);
+        Backend.setThreads(1);
+        float[] one = x.clone().addi(y).toFloatArray();
+        Backend.setThreads(2);
+        float[] two = x.clone().addi(y).toFloatArray();
+        assertArrayEquals(x.add(y).toFloatArray(), one);
+        assertArrayEquals(one, two);
+    }
+}
