@@ -138,20 +138,22 @@ final class Iter {
         }
         int perIndex = Math.max(1, work);
         int nd = shape.length;
-        int k = base.length;
         if (nd == 1) {
-            Parallel.forRange(shape[0], Math.max(1, Tuning.parallelMin() / 2 / perIndex), (lo, hi) -> {
-                int[] off = new int[k];
-                for (int o = 0; o < k; o++) {
-                    off[o] = base[o] + lo * strides[o][0];
-                }
-                row.run(off, hi - lo);
-            });
+            Parallel.forRange(shape[0], Math.max(1, Tuning.parallelMin() / 2 / perIndex), (lo, hi) -> row.run(offsetsAlong(base, lo), hi - lo));
             return;
         }
         int inner = shape[nd - 1];
         int rows = numel / inner;
         Parallel.forRange(rows, Math.max(1, Tuning.parallelMin() / 2 / Math.max(1, inner * perIndex)), (lo, hi) -> forEachRow(base, row, lo, hi));
+    }
+
+    /** Each operand's offset of element {@code at} of a one-dimensional iteration. */
+    private int[] offsetsAlong(int[] base, int at) {
+        int[] off = new int[base.length];
+        for (int o = 0; o < base.length; o++) {
+            off[o] = base[o] + at * strides[o][0];
+        }
+        return off;
     }
 
     /**
@@ -167,14 +169,7 @@ final class Iter {
         }
         if (shape.length == 1) {
             // One row (operands laid out alike, as an in-place op on contiguous tensors): split along it.
-            int k = base.length;
-            Parallel.forRange(inner, Math.max(1, Tuning.parallelMin() / 2), (lo, hi) -> {
-                int[] off = new int[k];
-                for (int o = 0; o < k; o++) {
-                    off[o] = base[o] + lo * strides[o][0];
-                }
-                block.run(off, 1, hi - lo);
-            });
+            Parallel.forRange(inner, Math.max(1, Tuning.parallelMin() / 2), (lo, hi) -> block.run(offsetsAlong(base, lo), 1, hi - lo));
             return;
         }
         Parallel.forRange(rows, Math.max(1, Tuning.parallelMin() / 2 / Math.max(1, inner)), (lo, hi) -> forEachBlock(base, block, lo, hi));
