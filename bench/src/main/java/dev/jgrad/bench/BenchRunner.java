@@ -147,6 +147,19 @@ public final class BenchRunner {
         return new Runner(b.build()).run();
     }
 
+    private static String[] forks;
+
+    /**
+     * The forks' {jdk, kernels}, asked once per run: they depend on the java and its flags, not on the thread count, which
+     * is the one flag that differs between a run's forks.
+     */
+    private static synchronized String[] forks() {
+        if (forks == null) {
+            forks = ForkJvm.describe(jvmArgs(1));
+        }
+        return forks;
+    }
+
     /** The results under DESIGN.md's keys, with the thread count, the forks' JDK and kernels, and the run's length. */
     private static Map<String, Object> report(Collection<RunResult> results, int threads, Length length) {
         Map<String, Object> out = new LinkedHashMap<>();
@@ -182,7 +195,7 @@ public final class BenchRunner {
         }
         out.putAll(byKey);
         out.put("threads", threads);
-        String[] fork = ForkJvm.describe(jvmArgs(threads));
+        String[] fork = forks();
         out.put("jdk", fork[0]);
         out.put("kernels", fork[1]);
         out.put("mode", length.name().toLowerCase(java.util.Locale.ROOT));
