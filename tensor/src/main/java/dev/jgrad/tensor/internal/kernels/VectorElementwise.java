@@ -13,8 +13,8 @@ import jdk.incubator.vector.VectorSpecies;
  * itself rather than calling a small loop method: every call level C2 inlines counts against its inlining depth and its
  * budget of inlined code, and a Vector API operation left past either is not compiled to vector instructions but runs
  * as Java, allocating. Where one method would hold too many loops (binaryRows' four ops), each op's loops are a method
- * too large for C2 to inline, which it compiles on its own. Loaded only where jdk.incubator.vector is present (see
- * {@link Simd}).
+ * too large for C2 to inline, which it compiles on its own ({@link VectorBinaryRows}, generated from one template).
+ * Loaded only where jdk.incubator.vector is present (see {@link Simd}).
  */
 final class VectorElementwise implements ElementwiseKernels {
     private static final VectorSpecies<Float> S = VectorMath.S;
@@ -49,21 +49,20 @@ final class VectorElementwise implements ElementwiseKernels {
         // C2 compiled that loop in some JVMs with its counters kept on the stack.
         boolean stream = rows > 1 && bound == n && n <= Tuning.STREAM_MAX_ROW && ors == n && (ars == n || ars == 0)
                 && (brs == n || brs == 0);
-        int layout = !stream ? BY_ROW : Integer.bitCount(n) == 1 && n >= 4 * L ? MASKED : WRAPPED;
-        // One method per op, each compiled on its own: four ops' loops in this one passed C2's budget of inlined code,
-        // past which the last vector operations were compiled as calls that allocate every vector.
+        int layout = !stream ? VectorBinaryRows.BY_ROW : Integer.bitCount(n) == 1 && n >= 4 * L ? VectorBinaryRows.MASKED : VectorBinaryRows.WRAPPED;
+        // One method per op, each compiled on its own (VectorBinaryRows says why).
         switch (op) {
             case ADD:
-                addRows(layout, a, ao, ars, b, bo, brs, o, oo, ors, rows, n);
+                VectorBinaryRows.add(layout, a, ao, ars, b, bo, brs, o, oo, ors, rows, n);
                 break;
             case SUB:
-                subRows(layout, a, ao, ars, b, bo, brs, o, oo, ors, rows, n);
+                VectorBinaryRows.sub(layout, a, ao, ars, b, bo, brs, o, oo, ors, rows, n);
                 break;
             case MUL:
-                mulRows(layout, a, ao, ars, b, bo, brs, o, oo, ors, rows, n);
+                VectorBinaryRows.mul(layout, a, ao, ars, b, bo, brs, o, oo, ors, rows, n);
                 break;
             case DIV:
-                divRows(layout, a, ao, ars, b, bo, brs, o, oo, ors, rows, n);
+                VectorBinaryRows.div(layout, a, ao, ars, b, bo, brs, o, oo, ors, rows, n);
                 break;
             default:
                 PLAIN.binaryRows(op, a, ao, ars, b, bo, brs, o, oo, ors, rows, n);
@@ -72,127 +71,6 @@ final class VectorElementwise implements ElementwiseKernels {
         for (int r = 0; r < rows && bound < n; r++) {
             for (int i = bound; i < n; i++) {
                 o[oo + r * ors + i] = arith(op, a[ao + r * ars + i], b[bo + r * brs + i]);
-            }
-        }
-    }
-
-    /** How {@link #binaryRows} walks its rows: one loop per row, or one over all of them (masked or wrapped index). */
-    private static final int BY_ROW = 0;
-    private static final int MASKED = 1;
-    private static final int WRAPPED = 2;
-
-    /** {@link #binaryRows}'s whole vectors for ADD. */
-    private static void addRows(int layout, float[] a, int ao, int ars, float[] b, int bo, int brs, float[] o, int oo, int ors, int rows, int n) {
-        int am = ars == 0 ? n - 1 : -1;
-        int bm = brs == 0 ? n - 1 : -1;
-        for (int i = 0, total = layout == MASKED ? rows * n : 0; i < total; i += 4 * L) {
-            int ai = ao + (i & am);
-            int bi = bo + (i & bm);
-            int oi = oo + i;
-            FloatVector.fromArray(S, a, ai).add(FloatVector.fromArray(S, b, bi)).intoArray(o, oi);
-            FloatVector.fromArray(S, a, ai + L).add(FloatVector.fromArray(S, b, bi + L)).intoArray(o, oi + L);
-            FloatVector.fromArray(S, a, ai + 2 * L).add(FloatVector.fromArray(S, b, bi + 2 * L)).intoArray(o, oi + 2 * L);
-            FloatVector.fromArray(S, a, ai + 3 * L).add(FloatVector.fromArray(S, b, bi + 3 * L)).intoArray(o, oi + 3 * L);
-        }
-        boolean aRep = ars == 0;
-        boolean bRep = brs == 0;
-        for (int i = 0, j = 0, total = layout == WRAPPED ? rows * n : 0; i < total; i += L, j = j + L == n ? 0 : j + L) {
-            FloatVector.fromArray(S, a, ao + (aRep ? j : i)).add(FloatVector.fromArray(S, b, bo + (bRep ? j : i))).intoArray(o, oo + i);
-        }
-        int bound = S.loopBound(n);
-        for (int r = 0; r < rows && layout == BY_ROW; r++) {
-            int ai = ao + r * ars;
-            int bi = bo + r * brs;
-            int oi = oo + r * ors;
-            for (int i = 0; i < bound; i += L) {
-                FloatVector.fromArray(S, a, ai + i).add(FloatVector.fromArray(S, b, bi + i)).intoArray(o, oi + i);
-            }
-        }
-    }
-
-    /** {@link #binaryRows}'s whole vectors for SUB. */
-    private static void subRows(int layout, float[] a, int ao, int ars, float[] b, int bo, int brs, float[] o, int oo, int ors, int rows, int n) {
-        int am = ars == 0 ? n - 1 : -1;
-        int bm = brs == 0 ? n - 1 : -1;
-        for (int i = 0, total = layout == MASKED ? rows * n : 0; i < total; i += 4 * L) {
-            int ai = ao + (i & am);
-            int bi = bo + (i & bm);
-            int oi = oo + i;
-            FloatVector.fromArray(S, a, ai).sub(FloatVector.fromArray(S, b, bi)).intoArray(o, oi);
-            FloatVector.fromArray(S, a, ai + L).sub(FloatVector.fromArray(S, b, bi + L)).intoArray(o, oi + L);
-            FloatVector.fromArray(S, a, ai + 2 * L).sub(FloatVector.fromArray(S, b, bi + 2 * L)).intoArray(o, oi + 2 * L);
-            FloatVector.fromArray(S, a, ai + 3 * L).sub(FloatVector.fromArray(S, b, bi + 3 * L)).intoArray(o, oi + 3 * L);
-        }
-        boolean aRep = ars == 0;
-        boolean bRep = brs == 0;
-        for (int i = 0, j = 0, total = layout == WRAPPED ? rows * n : 0; i < total; i += L, j = j + L == n ? 0 : j + L) {
-            FloatVector.fromArray(S, a, ao + (aRep ? j : i)).sub(FloatVector.fromArray(S, b, bo + (bRep ? j : i))).intoArray(o, oo + i);
-        }
-        int bound = S.loopBound(n);
-        for (int r = 0; r < rows && layout == BY_ROW; r++) {
-            int ai = ao + r * ars;
-            int bi = bo + r * brs;
-            int oi = oo + r * ors;
-            for (int i = 0; i < bound; i += L) {
-                FloatVector.fromArray(S, a, ai + i).sub(FloatVector.fromArray(S, b, bi + i)).intoArray(o, oi + i);
-            }
-        }
-    }
-
-    /** {@link #binaryRows}'s whole vectors for MUL. */
-    private static void mulRows(int layout, float[] a, int ao, int ars, float[] b, int bo, int brs, float[] o, int oo, int ors, int rows, int n) {
-        int am = ars == 0 ? n - 1 : -1;
-        int bm = brs == 0 ? n - 1 : -1;
-        for (int i = 0, total = layout == MASKED ? rows * n : 0; i < total; i += 4 * L) {
-            int ai = ao + (i & am);
-            int bi = bo + (i & bm);
-            int oi = oo + i;
-            FloatVector.fromArray(S, a, ai).mul(FloatVector.fromArray(S, b, bi)).intoArray(o, oi);
-            FloatVector.fromArray(S, a, ai + L).mul(FloatVector.fromArray(S, b, bi + L)).intoArray(o, oi + L);
-            FloatVector.fromArray(S, a, ai + 2 * L).mul(FloatVector.fromArray(S, b, bi + 2 * L)).intoArray(o, oi + 2 * L);
-            FloatVector.fromArray(S, a, ai + 3 * L).mul(FloatVector.fromArray(S, b, bi + 3 * L)).intoArray(o, oi + 3 * L);
-        }
-        boolean aRep = ars == 0;
-        boolean bRep = brs == 0;
-        for (int i = 0, j = 0, total = layout == WRAPPED ? rows * n : 0; i < total; i += L, j = j + L == n ? 0 : j + L) {
-            FloatVector.fromArray(S, a, ao + (aRep ? j : i)).mul(FloatVector.fromArray(S, b, bo + (bRep ? j : i))).intoArray(o, oo + i);
-        }
-        int bound = S.loopBound(n);
-        for (int r = 0; r < rows && layout == BY_ROW; r++) {
-            int ai = ao + r * ars;
-            int bi = bo + r * brs;
-            int oi = oo + r * ors;
-            for (int i = 0; i < bound; i += L) {
-                FloatVector.fromArray(S, a, ai + i).mul(FloatVector.fromArray(S, b, bi + i)).intoArray(o, oi + i);
-            }
-        }
-    }
-
-    /** {@link #binaryRows}'s whole vectors for DIV. */
-    private static void divRows(int layout, float[] a, int ao, int ars, float[] b, int bo, int brs, float[] o, int oo, int ors, int rows, int n) {
-        int am = ars == 0 ? n - 1 : -1;
-        int bm = brs == 0 ? n - 1 : -1;
-        for (int i = 0, total = layout == MASKED ? rows * n : 0; i < total; i += 4 * L) {
-            int ai = ao + (i & am);
-            int bi = bo + (i & bm);
-            int oi = oo + i;
-            FloatVector.fromArray(S, a, ai).div(FloatVector.fromArray(S, b, bi)).intoArray(o, oi);
-            FloatVector.fromArray(S, a, ai + L).div(FloatVector.fromArray(S, b, bi + L)).intoArray(o, oi + L);
-            FloatVector.fromArray(S, a, ai + 2 * L).div(FloatVector.fromArray(S, b, bi + 2 * L)).intoArray(o, oi + 2 * L);
-            FloatVector.fromArray(S, a, ai + 3 * L).div(FloatVector.fromArray(S, b, bi + 3 * L)).intoArray(o, oi + 3 * L);
-        }
-        boolean aRep = ars == 0;
-        boolean bRep = brs == 0;
-        for (int i = 0, j = 0, total = layout == WRAPPED ? rows * n : 0; i < total; i += L, j = j + L == n ? 0 : j + L) {
-            FloatVector.fromArray(S, a, ao + (aRep ? j : i)).div(FloatVector.fromArray(S, b, bo + (bRep ? j : i))).intoArray(o, oo + i);
-        }
-        int bound = S.loopBound(n);
-        for (int r = 0; r < rows && layout == BY_ROW; r++) {
-            int ai = ao + r * ars;
-            int bi = bo + r * brs;
-            int oi = oo + r * ors;
-            for (int i = 0; i < bound; i += L) {
-                FloatVector.fromArray(S, a, ai + i).div(FloatVector.fromArray(S, b, bi + i)).intoArray(o, oi + i);
             }
         }
     }

@@ -10,9 +10,9 @@ import java.nio.file.Path;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
- * The checked-in generated kernels (the micro-kernel's tiles, the packing transpose) are what their generators write,
- * so they are changed in the generator, never by hand. With {@code -Djgrad.regenerate=true} the test writes the files
- * instead of comparing.
+ * The checked-in generated kernels (the micro-kernel's tiles, the packing transpose, the binary ops' row loops) are what
+ * their generators write, so they are changed in the generator, never by hand. With {@code -Djgrad.regenerate=true} the
+ * test writes the files instead of comparing.
  */
 class MicroKernelGeneratorTest {
     @Test
@@ -23,6 +23,11 @@ class MicroKernelGeneratorTest {
     @Test
     void checkedInTransposeIsTheGeneratorsOutput() throws IOException {
         check(TransposeGenerator.source(), TransposeGenerator.FILE);
+    }
+
+    @Test
+    void checkedInBinaryRowsAreTheGeneratorsOutput() throws IOException {
+        check(BinaryRowsGenerator.source(), BinaryRowsGenerator.FILE);
     }
 
     private static void check(String generated, Path file) throws IOException {
