@@ -10,8 +10,8 @@ package dev.jgrad.tensor.internal.kernels;
  * part of C, so the result does not depend on the thread count. The packing itself is {@link GemmPacking}'s.
  */
 public final class PackedGemm {
-    /** The rows of B packed per panel: as many as keep a sliver of B in two thirds of a core's L1 ({@link #kcFor}). */
-    public static final int KC = kcFor(Processor.CURRENT.l1dBytes(), Kernels.GEMM.nr());
+    /** The rows of B packed per panel, from a core's L1 and the micro-kernel's tile ({@link #kcFor}). */
+    public static final int KC = kcFor(Processor.CURRENT.l1dBytes(), Kernels.GEMM.mr(), Kernels.GEMM.nr());
     /**
      * The deepest k multiplied in one pass by the paths that do not cut k into panels (B read in place, the wide product,
      * a packed A): they hold a k of up to this in one panel whatever the L1, so their bits do not depend on the processor.
@@ -28,16 +28,20 @@ public final class PackedGemm {
     }
 
     /**
-     * The panel depth for a core with {@code l1d} bytes of L1 and slivers of {@code nr} columns: a sliver of B,
-     * {@code kc x nr} floats, is what each A sliver of a row block reads again, so it must stay in L1 beside the A sliver
-     * streaming past: two thirds of L1, in steps of 64 rows, from 128 to 512 (48 KB and 32 columns: 256, which ran a
-     * 1024 product at 167 GFLOP/s on a core where 512, a sliver of 64 KB, ran it at 148). The depth decides where a
-     * product's sum over k is cut into the panels added into C, so it is derived from the processor and never measured:
-     * on one machine the same product gives the same bits whatever the tuning.
+     * The panel depth for a core with {@code l1d} bytes of L1 and tiles of {@code mr x nr}: a sliver of B,
+     * {@code kc x nr} floats, is what each A sliver of a row block reads again, so where the tiles need their B from L1
+     * it stays in two thirds of L1 beside the A sliver streaming past, in steps of 64 rows, from 128 to 512. Tiles that
+     * read B from L2 at full speed ({@link Tuning#tilesReadBFromL2}: AVX-512's) need not keep the sliver in L1, and
+     * there a deeper panel pays: each panel reads and writes C's tile once, and a large product's C is not in L2, so they
+     * take at least 256, and no more than the rule gives a larger L1 (512 ran slower than 256 on a Sapphire Rapids core
+     * with 48 KB). The depth decides where a product's sum over k is cut into the
+     * panels added into C, so it is derived from the processor and never measured: on one machine the same product
+     * gives the same bits whatever the tuning.
      */
-    static int kcFor(int l1d, int nr) {
+    static int kcFor(int l1d, int mr, int nr) {
         int kc = (int) (2L * l1d / 3 / (4L * nr)) / 64 * 64;
-        return Math.max(128, Math.min(512, kc));
+        kc = Math.max(128, Math.min(512, kc));
+        return Tuning.tilesReadBFromL2(mr) ? Math.max(256, kc) : kc;
     }
 
     static void sgemm(MicroKernel kernel, int n, int k, int p, float[] a, int ao, int ars, int acs, float[] b, int bo, int brs, int bcs,

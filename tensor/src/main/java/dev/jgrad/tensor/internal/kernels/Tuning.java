@@ -102,10 +102,8 @@ public final class Tuning {
      * among the threads; read in place, it would be shared by slivers of rows, and a one-row product would run on one
      * thread): as many as one core's L2 holds, where B then stays while each thread's slivers of A pass over it. Packed
      * instead, B is copied whole by every thread that splits the rows, which a product of 256 or 512 (B in L2) pays for
-     * in time and gets nothing back for. That holds for tall tiles only: read in place, each step of k brings a tile's
-     * row of B from L2 for {@code mr x nr} multiply-adds, a third of a byte per multiply-add with AVX-512's 12-row
-     * tiles, which L2 serves, but four fifths of one with AVX2's 5-row tiles, which it does not (a (512, 512) product
-     * ran faster packed). So below 8 rows a tile reads only the small Bs in place. It decides how k is cut (in place:
+     * in time and gets nothing back for. That holds for tiles that read B from L2 ({@link #tilesReadBFromL2}); the
+     * others read only the small Bs in place. It decides how k is cut (in place:
      * one pass of up to {@link PackedGemm#MAX_PANEL}; packed: panels of {@link PackedGemm#KC}), so it is derived from
      * the processor, never measured.
      */
@@ -116,7 +114,17 @@ public final class Tuning {
      * (never under {@link #DIRECT_SMALL_B}) for tiles of 8 rows or more, else {@link #DIRECT_SMALL_B}.
      */
     static long directMaxB(int l2Bytes, int tileRows) {
-        return tileRows >= 8 ? Math.max(DIRECT_SMALL_B, l2Bytes / Float.BYTES) : DIRECT_SMALL_B;
+        return tilesReadBFromL2(tileRows) ? Math.max(DIRECT_SMALL_B, l2Bytes / Float.BYTES) : DIRECT_SMALL_B;
+    }
+
+    /**
+     * Whether micro-kernel tiles of {@code tileRows} rows run at full speed with their rows of B coming from L2 rather
+     * than L1: each step of k brings a tile's row of B for {@code mr x nr} multiply-adds, a third of a byte per
+     * multiply-add with AVX-512's 12-row tiles, which L2 serves, but four fifths of one with AVX2's 5-row tiles, which it
+     * does not (a (512, 512) product ran faster with B packed than read in place from L2).
+     */
+    static boolean tilesReadBFromL2(int tileRows) {
+        return tileRows >= 8;
     }
 
     /** The most elements of A that the wide product packs at once (they then sit in L2 beside a chunk of B). */

@@ -47,9 +47,12 @@ class ProcessorTest {
 
     @Test
     void thePanelDepthFollowsTheFirstLevelCache() {
-        assertEquals(256, PackedGemm.kcFor(48 << 10, 32));
-        assertEquals(320, PackedGemm.kcFor(32 << 10, 16));
-        assertEquals(128, PackedGemm.kcFor(16 << 10, 32));
-        assertEquals(512, PackedGemm.kcFor(1 << 20, 32));
+        assertEquals(256, PackedGemm.kcFor(48 << 10, 12, 32));
+        assertEquals(320, PackedGemm.kcFor(32 << 10, 5, 16));
+        assertEquals(128, PackedGemm.kcFor(16 << 10, 5, 16));
+        assertEquals(512, PackedGemm.kcFor(1 << 20, 12, 32));
+        // AVX-512's tall tiles read B from L2 at full speed: a deeper panel than a small L1 holds.
+        assertEquals(256, PackedGemm.kcFor(32 << 10, 12, 32));
+        assertEquals(256, PackedGemm.kcFor(16 << 10, 12, 32));
     }
 }
