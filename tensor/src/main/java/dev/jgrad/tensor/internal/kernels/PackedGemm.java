@@ -34,9 +34,8 @@ public final class PackedGemm {
      * read B from L2 at full speed ({@link Tuning#tilesReadBFromL2}: AVX-512's) need not keep the sliver in L1, and
      * there a deeper panel pays: each panel reads and writes C's tile once, and a large product's C is not in L2, so they
      * take at least 256, and no more than the rule gives a larger L1 (512 ran slower than 256 on a Sapphire Rapids core
-     * with 48 KB). The depth decides where a product's sum over k is cut into the
-     * panels added into C, so it is derived from the processor and never measured: on one machine the same product
-     * gives the same bits whatever the tuning.
+     * with 48 KB). The depth decides where a product's sum over k is cut into the panels added into C, so it is derived
+     * from the processor and never measured: on one machine the same product gives the same bits whatever the tuning.
      */
     static int kcFor(int l1d, int mr, int nr) {
         int kc = (int) (2L * l1d / 3 / (4L * nr)) / 64 * 64;

@@ -49,7 +49,8 @@ final class VectorElementwise implements ElementwiseKernels {
         // C2 compiled that loop in some JVMs with its counters kept on the stack.
         boolean stream = rows > 1 && bound == n && n <= Tuning.STREAM_MAX_ROW && ors == n && (ars == n || ars == 0)
                 && (brs == n || brs == 0);
-        int layout = !stream ? VectorBinaryRows.BY_ROW : Integer.bitCount(n) == 1 && n >= 4 * L ? VectorBinaryRows.MASKED : VectorBinaryRows.WRAPPED;
+        int layout = !stream ? VectorBinaryRows.BY_ROW
+                : Integer.bitCount(n) == 1 && n >= 4 * L ? VectorBinaryRows.MASKED : VectorBinaryRows.WRAPPED;
         // One method per op, each compiled on its own (VectorBinaryRows says why).
         switch (op) {
             case ADD:
