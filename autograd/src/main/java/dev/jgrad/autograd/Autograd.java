@@ -89,18 +89,11 @@ public final class Autograd {
         Variable out = fn.apply(xs);
         Variable u = Variable.of(Tensor.zerosLike(out.data()), true);
         List<Variable> g = grad(List.of(out), List.of(xs), List.of(u), true, true, true);
-        List<Variable> used = new ArrayList<>();
-        List<Variable> tangents = new ArrayList<>();
-        for (int i = 0; i < xs.length; i++) {
-            if (g.get(i) != null && g.get(i).requiresGrad()) {
-                used.add(g.get(i));
-                tangents.add(Variable.of(v[i].to(g.get(i).dtype())));
-            }
-        }
-        if (used.isEmpty()) {
+        Connected c = connected(g, v);
+        if (c.grads().isEmpty()) {
             return new Derivative(out.data(), List.of(Tensor.zerosLike(out.data())));
         }
-        Variable jv = grad(used, List.of(u), tangents, false, false, true).get(0);
+        Variable jv = grad(c.grads(), List.of(u), c.tangents(), false, false, true).get(0);
         return new Derivative(out.data(), List.of(jv == null ? Tensor.zerosLike(out.data()) : jv.data()));
     }
 
@@ -115,18 +108,11 @@ public final class Autograd {
         Variable out = fn.apply(xs);
         checkShape("hvp", "the output", null, out);
         List<Variable> g = grad(List.of(out), List.of(xs), null, true, true, true);
-        List<Variable> used = new ArrayList<>();
-        List<Variable> tangents = new ArrayList<>();
-        for (int i = 0; i < xs.length; i++) {
-            if (g.get(i) != null && g.get(i).requiresGrad()) {
-                used.add(g.get(i));
-                tangents.add(Variable.of(v[i].to(g.get(i).dtype())));
-            }
-        }
-        if (used.isEmpty()) {
+        Connected c = connected(g, v);
+        if (c.grads().isEmpty()) {
             return new Derivative(out.data(), values(Arrays.asList(new Variable[xs.length]), xs));
         }
-        return new Derivative(out.data(), values(grad(used, List.of(xs), tangents, false, false, true), xs));
+        return new Derivative(out.data(), values(grad(c.grads(), List.of(xs), c.tangents(), false, false, true), xs));
     }
 
     /**
@@ -169,6 +155,23 @@ public final class Autograd {
             }
         }
         return jac.reshape(concat(out.shape(), inShape));
+    }
+
+    /** The first-order gradients that depend on the inputs (the others are constants), each beside its input's tangent. */
+    private record Connected(List<Variable> grads, List<Variable> tangents) {
+    }
+
+    /** The entries of {@code g} that are part of a graph, and the tangents {@code v} of their inputs in their dtypes. */
+    private static Connected connected(List<Variable> g, Tensor[] v) {
+        List<Variable> grads = new ArrayList<>();
+        List<Variable> tangents = new ArrayList<>();
+        for (int i = 0; i < g.size(); i++) {
+            if (g.get(i) != null && g.get(i).requiresGrad()) {
+                grads.add(g.get(i));
+                tangents.add(Variable.of(v[i].to(g.get(i).dtype())));
+            }
+        }
+        return new Connected(grads, tangents);
     }
 
     private static Variable[] leaves(Tensor[] inputs) {
