@@ -141,7 +141,7 @@ final class IndexOps {
         int[] shape = x.data.shape();
         return Op.of("index_select", y, x).save(index).backward((g, n) -> {
             Tensor ix = n.savedTensor(0);
-            return new Variable[] {Op.linear("index_select_backward", Tensor.zeros(g.dtype(), shape).indexAdd(dim, ix, g.data), g,
+            return new Variable[] {Op.linear("index_select_backward", Tensor.zeros(g.dtype(), shape).indexAddi(dim, ix, g.data), g,
                     gg -> gg.indexSelect(dim, ix))};
         });
     }

@@ -1,5 +1,9 @@
 package dev.jgrad.tensor;
 
+import dev.jgrad.tensor.internal.kernels.Kernels;
+import dev.jgrad.tensor.internal.kernels.Parallel;
+import dev.jgrad.tensor.internal.kernels.Tuning;
+
 /**
  * gather, take_along_dim, scatter (plain, add and reduce), index_select and index_add. Every index is
  * bounds-checked, and an index out of range is an error naming the index, the dim and its size.
@@ -235,6 +239,9 @@ final class Scatter {
         long[] pos = index.reshape(-1).toLongArray();
         int[] shape = x.shape();
         shape[d] = pos.length;
+        if (x.isContiguous()) {
+            return selectBlocks(x, d, positions(pos, x.shape[d], d), shape);
+        }
         Tensor out = Tensor.zeros(x.dtype(), shape);
         for (int j = 0; j < pos.length; j++) {
             int p = (int) position(pos[j], x.shape[d], d);
@@ -268,6 +275,10 @@ final class Scatter {
             throw new ShapeException("index_add_(): Number of indices (" + pos.length + ") should be equal to source.size(dim) ("
                     + srcDimSize + ")");
         }
+        if (blocksAddable(self, d, src)) {
+            addBlocks(self, d, positions(pos, self.shape[d], d), src.contiguous());
+            return;
+        }
         for (int j = 0; j < pos.length; j++) {
             int p = (int) position(pos[j], self.shape[d], d);
             Tensor dst = Views.select(self, d, p);
@@ -277,5 +288,109 @@ final class Scatter {
             }
             Elementwise.run(BinaryOp.ADD, dst, row, dst);
         }
+    }
+
+    /** Every index checked against the dim's size, as ints: the fast paths below index arrays with them. */
+    private static int[] positions(long[] pos, int size, int dim) {
+        int[] out = new int[pos.length];
+        for (int j = 0; j < pos.length; j++) {
+            out[j] = (int) position(pos[j], size, dim);
+        }
+        return out;
+    }
+
+    /**
+     * index_select of a contiguous x: along dim its elements are blocks of {@code inner} elements (a row of an
+     * embedding's weight, an image of a dataset), so each selected block is one array copy into a result no one has to
+     * zero first, instead of a view and a strided copy per index. Large selections (a batch of images) are split across
+     * the threads by output block; each block is written once, so the split changes nothing in the result.
+     */
+    private static Tensor selectBlocks(Tensor x, int d, int[] pos, int[] shape) {
+        Tensor out = Tensor.empty(x.dtype(), shape);
+        int n = x.shape[d];
+        int m = pos.length;
+        int inner = blockSize(x.shape, d);
+        int outer = m == 0 || inner == 0 ? 0 : out.numel() / (m * inner);
+        Object src = x.storage.array();
+        Object dst = out.storage.array();
+        int xo = x.offset;
+        int blocks = outer * m;
+        Parallel.forRange(blocks, Math.max(1, Tuning.parallelMin() / Math.max(1, inner)), (lo, hi) -> {
+            for (int b = lo; b < hi; b++) {
+                int o = b / m;
+                int j = b - o * m;
+                System.arraycopy(src, xo + (o * n + pos[j]) * inner, dst, b * inner, inner);
+            }
+        });
+        return out;
+    }
+
+    /**
+     * Whether index_add can add src's blocks into self's directly: both contiguous, of one numeric type, not sharing an
+     * array, and src shaped as self but along dim (the shapes a view-per-index add would broadcast go the general way).
+     */
+    private static boolean blocksAddable(Tensor self, int d, Tensor src) {
+        if (self.dtype() == DType.BOOL || src.dtype() != self.dtype() || !self.isContiguous() || src.dim() != self.dim()
+                || self.storage.array() == src.storage.array()) {
+            return false;
+        }
+        for (int k = 0; k < self.dim(); k++) {
+            if (k != d && src.shape[k] != self.shape[k]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * {@code self[o, pos[j], :] += src[o, j, :]} over contiguous blocks, in the order of j for every element of self,
+     * the order the view-per-index add takes, so an index repeated (an embedding's token seen twice) sums its rows in
+     * the same order and to the same bits.
+     */
+    private static void addBlocks(Tensor self, int d, int[] pos, Tensor src) {
+        int n = self.shape[d];
+        int m = pos.length;
+        int inner = blockSize(self.shape, d);
+        int outer = m == 0 || inner == 0 ? 0 : src.numel() / (m * inner);
+        int so = self.offset;
+        int ro = src.offset;
+        for (int o = 0; o < outer; o++) {
+            for (int j = 0; j < m; j++) {
+                int to = so + (o * n + pos[j]) * inner;
+                int from = ro + (o * m + j) * inner;
+                switch (self.dtype()) {
+                    case FLOAT32:
+                        // Through the vector kernel, which a plain loop here did not keep up with; one rounded add per
+                        // element either way, so the same bits.
+                        Kernels.ELEMENTWISE.binary(BinaryOp.ADD, self.storage.f(), to, src.storage.f(), from, self.storage.f(), to, inner);
+                        break;
+                    case FLOAT64: {
+                        double[] a = self.storage.d();
+                        double[] b = src.storage.d();
+                        for (int i = 0; i < inner; i++) {
+                            a[to + i] += b[from + i];
+                        }
+                        break;
+                    }
+                    default: {
+                        long[] a = self.storage.l();
+                        long[] b = src.storage.l();
+                        for (int i = 0; i < inner; i++) {
+                            a[to + i] += b[from + i];
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+    }
+
+    /** The elements after dim d of a contiguous shape: how far apart consecutive indices along d are. */
+    private static int blockSize(int[] shape, int d) {
+        int inner = 1;
+        for (int k = d + 1; k < shape.length; k++) {
+            inner *= shape[k];
+        }
+        return inner;
     }
 }
