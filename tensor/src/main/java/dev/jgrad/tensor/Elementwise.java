@@ -71,7 +71,7 @@ final class Elementwise {
                 float[] b = y.storage.f();
                 if (boolOut) {
                     boolean[] o = r.storage.b();
-                    it.forEachRow(base, (off, n) -> ElementwiseLoops.compareF(op, a, off[1], xs, b, off[2], ys, o, off[0], rs, n));
+                    it.forEachRowParallel(base, (off, n) -> ElementwiseLoops.compareF(op, a, off[1], xs, b, off[2], ys, o, off[0], rs, n));
                 } else {
                     float[] o = r.storage.f();
                     int rb = it.blockStride(0);
@@ -195,7 +195,11 @@ final class Elementwise {
             float[] o = r.storage.f();
             float lo = hasMin ? (float) min : Float.NEGATIVE_INFINITY;
             float hi = hasMax ? (float) max : Float.POSITIVE_INFINITY;
-            it.forEachRow(new int[] {0, x.offset}, (off, n) -> {
+            it.forEachRowParallel(new int[] {0, x.offset}, (off, n) -> {
+                if (xs == 1) {
+                    Kernels.ELEMENTWISE.clamp(a, off[1], lo, hi, o, off[0], n);
+                    return;
+                }
                 for (int i = 0; i < n; i++) {
                     o[off[0] + i] = Math.min(Math.max(a[off[1] + i * xs], lo), hi);
                 }
@@ -205,7 +209,7 @@ final class Elementwise {
             double hi = hasMax ? max : Double.POSITIVE_INFINITY;
             Storage src = x.storage;
             Storage dst = r.storage;
-            it.forEachRow(new int[] {0, x.offset}, (off, n) -> {
+            it.forEachRowParallel(new int[] {0, x.offset}, (off, n) -> {
                 for (int i = 0; i < n; i++) {
                     dst.setDouble(off[0] + i, Math.min(Math.max(src.getDouble(off[1] + i * xs), lo), hi));
                 }
@@ -234,9 +238,13 @@ final class Elementwise {
                 float[] p = x.storage.f();
                 float[] q = y.storage.f();
                 float[] o = r.storage.f();
-                it.forEachRow(base, (off, n) -> {
+                // Both values read and the bits chosen by a mask: a branch on the condition is mispredicted on every
+                // other element of a mask that follows the data. Bits, not values, so NaN payloads and -0 stay as they are.
+                it.forEachRowParallel(base, (off, n) -> {
                     for (int i = 0; i < n; i++) {
-                        o[off[0] + i] = m[off[1] + i * cs] ? p[off[2] + i * xs] : q[off[3] + i * ys];
+                        int keep = m[off[1] + i * cs] ? -1 : 0;
+                        int bits = (Float.floatToRawIntBits(p[off[2] + i * xs]) & keep) | (Float.floatToRawIntBits(q[off[3] + i * ys]) & ~keep);
+                        o[off[0] + i] = Float.intBitsToFloat(bits);
                     }
                 });
                 break;
@@ -245,9 +253,11 @@ final class Elementwise {
                 double[] p = x.storage.d();
                 double[] q = y.storage.d();
                 double[] o = r.storage.d();
-                it.forEachRow(base, (off, n) -> {
+                it.forEachRowParallel(base, (off, n) -> {
                     for (int i = 0; i < n; i++) {
-                        o[off[0] + i] = m[off[1] + i * cs] ? p[off[2] + i * xs] : q[off[3] + i * ys];
+                        long keep = m[off[1] + i * cs] ? -1L : 0L;
+                        long bits = (Double.doubleToRawLongBits(p[off[2] + i * xs]) & keep) | (Double.doubleToRawLongBits(q[off[3] + i * ys]) & ~keep);
+                        o[off[0] + i] = Double.longBitsToDouble(bits);
                     }
                 });
                 break;
@@ -256,7 +266,7 @@ final class Elementwise {
                 Storage p = x.storage;
                 Storage q = y.storage;
                 Storage o = r.storage;
-                it.forEachRow(base, (off, n) -> {
+                it.forEachRowParallel(base, (off, n) -> {
                     for (int i = 0; i < n; i++) {
                         o.setLong(off[0] + i, m[off[1] + i * cs] ? p.getLong(off[2] + i * xs) : q.getLong(off[3] + i * ys));
                     }

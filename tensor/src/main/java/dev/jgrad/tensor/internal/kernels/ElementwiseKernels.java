@@ -33,6 +33,9 @@ public interface ElementwiseKernels {
     /** ReLU's backward: {@code o[i] = y[i] <= 0 ? 0 : g[i]} (a NaN output passes its gradient, as PyTorch's threshold_backward). */
     void reluBackward(float[] g, int go, float[] y, int yo, float[] o, int oo, int n);
 
+    /** {@code o[i] = min(max(a[i], lo), hi)} with Java's min and max: NaN stays NaN, and -0 is below +0. */
+    void clamp(float[] a, int ao, float lo, float hi, float[] o, int oo, int n);
+
     /** The exact GELU's backward: {@code o[i] = g[i] (Phi(x[i]) + x[i] phi(x[i]))}, Phi and phi the normal CDF and density. */
     void geluBackward(float[] g, int go, float[] x, int xo, float[] o, int oo, int n);
 

@@ -51,6 +51,13 @@ final class PlainKernels {
         }
 
         @Override
+        public void clamp(float[] a, int ao, float lo, float hi, float[] o, int oo, int n) {
+            for (int i = 0; i < n; i++) {
+                o[oo + i] = Math.min(Math.max(a[ao + i], lo), hi);
+            }
+        }
+
+        @Override
         public void reluBackward(float[] g, int go, float[] y, int yo, float[] o, int oo, int n) {
             for (int i = 0; i < n; i++) {
                 o[oo + i] = y[yo + i] <= 0 ? 0 : g[go + i];

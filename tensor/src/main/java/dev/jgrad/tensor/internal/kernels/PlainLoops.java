@@ -37,6 +37,16 @@ final class PlainLoops {
                         o[oo + i] = a[ao + i] / b[bo + i];
                     }
                     return;
+                case MAXIMUM:
+                    for (int i = 0; i < n; i++) {
+                        o[oo + i] = Math.max(a[ao + i], b[bo + i]);
+                    }
+                    return;
+                case MINIMUM:
+                    for (int i = 0; i < n; i++) {
+                        o[oo + i] = Math.min(a[ao + i], b[bo + i]);
+                    }
+                    return;
                 default:
                     break;
             }
@@ -107,8 +117,40 @@ final class PlainLoops {
 
     /** The plain loop of {@link ElementwiseLoops#compareF}. */
     static void compareF(BinaryOp op, float[] a, int ao, int as, float[] b, int bo, int bs, boolean[] o, int oo, int os, int n) {
-        for (int i = 0; i < n; i++) {
-            o[oo + i * os] = compare(op, a[ao + i * as], b[bo + i * bs]);
+        // A loop per op: the JIT left a switch inside one loop to run on every element.
+        switch (op) {
+            case EQ:
+                for (int i = 0; i < n; i++) {
+                    o[oo + i * os] = a[ao + i * as] == b[bo + i * bs];
+                }
+                return;
+            case NE:
+                for (int i = 0; i < n; i++) {
+                    o[oo + i * os] = a[ao + i * as] != b[bo + i * bs];
+                }
+                return;
+            case LT:
+                for (int i = 0; i < n; i++) {
+                    o[oo + i * os] = a[ao + i * as] < b[bo + i * bs];
+                }
+                return;
+            case LE:
+                for (int i = 0; i < n; i++) {
+                    o[oo + i * os] = a[ao + i * as] <= b[bo + i * bs];
+                }
+                return;
+            case GT:
+                for (int i = 0; i < n; i++) {
+                    o[oo + i * os] = a[ao + i * as] > b[bo + i * bs];
+                }
+                return;
+            case GE:
+                for (int i = 0; i < n; i++) {
+                    o[oo + i * os] = a[ao + i * as] >= b[bo + i * bs];
+                }
+                return;
+            default:
+                throw new AssertionError(op);
         }
     }
 

@@ -164,6 +164,20 @@ final class VectorElementwise implements ElementwiseKernels {
         PlainKernels.lstmCellBackwardFrom(bound, dy, yr, dh, dc, hr, gates, gr, tc, tr, hPrev, pr, dGates, h);
     }
 
+    /** {@code o = min(max(a, lo), hi)}. */
+    @Override
+    public void clamp(float[] a, int ao, float lo, float hi, float[] o, int oo, int n) {
+        int bound = S.loopBound(n);
+        int i = 0;
+        // The Vector API's max and min are Java's (NaN wins, -0 is below +0), so the same bits as the plain loop.
+        for (; i < bound; i += L) {
+            FloatVector.fromArray(S, a, ao + i).max(lo).min(hi).intoArray(o, oo + i);
+        }
+        for (; i < n; i++) {
+            o[oo + i] = Math.min(Math.max(a[ao + i], lo), hi);
+        }
+    }
+
     /** {@code o = y <= 0 ? 0 : g}, ReLU's backward. */
     @Override
     public void reluBackward(float[] g, int go, float[] y, int yo, float[] o, int oo, int n) {

@@ -83,6 +83,14 @@ class KernelProviderTest {
             }
             float[] want = new float[n];
             float[] got = new float[n];
+            float[] edges = a.clone();
+            for (int i = 0; i < n; i += 5) {
+                edges[i] = i % 2 == 0 ? Float.NaN : -0f;
+            }
+            // Java's max and min on both sides: NaN kept, -0 below the +0 bound, the same bits.
+            plain.elementwise().clamp(edges, 0, 0f, 1.5f, want, 0, n);
+            Kernels.ELEMENTWISE.clamp(edges, 0, 0f, 1.5f, got, 0, n);
+            assertArrayEquals(want, got, "clamp n=" + n);
             plain.elementwise().reluBackward(b, 0, a, 1, want, 0, n);
             Kernels.ELEMENTWISE.reluBackward(b, 0, a, 1, got, 0, n);
             assertArrayEquals(want, got, "relu backward n=" + n);

@@ -1,0 +1,107 @@
+package dev.jgrad.tensor;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.Random;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/**
+ * where, masked_fill, clamp and the six comparisons against their definitions, element by element, over random
+ * shapes with distinct sizes, broadcast and transposed operands, and values that include NaN, -0 and +0: where and
+ * masked_fill choose bits without looking at them, clamp is Java's min and max, comparisons are false on NaN but for ne.
+ */
+class WhereCompareTest {
+    /** randn scaled, with NaN, -0 and +0 planted. */
+    private static Tensor values(Random r, DType t, int... shape) {
+        Tensor x = Tensor.randn(new Generator(r.nextLong()), shape).to(t);
+        int n = x.numel();
+        Tensor flat = x.reshape(-1);
+        for (int k = 0; k < Math.max(1, n / 6); k++) {
+            int at = r.nextInt(n);
+            flat.set(k % 3 == 0 ? Double.NaN : k % 3 == 1 ? -0.0 : 0.0, at);
+        }
+        return x;
+    }
+
+    private static int[] at(int e, int[] shape) {
+        int[] idx = new int[shape.length];
+        for (int k = shape.length - 1; k >= 0; k--) {
+            idx[k] = e % shape[k];
+            e /= shape[k];
+        }
+        return idx;
+    }
+
+    /** The element of a tensor broadcast to the output's shape (sizes of 1 repeat). */
+    private static double broadcastGet(Tensor t, int[] idx) {
+        int[] own = new int[t.dim()];
+        for (int k = 0; k < own.length; k++) {
+            own[k] = t.size(k) == 1 ? 0 : idx[idx.length - own.length + k];
+        }
+        return t.getDouble(own);
+    }
+
+    @Test
+    void whereAndMaskedFillChooseTheBitsOfOneSide() {
+        Random r = new Random(21);
+        for (int trial = 0; trial < 40; trial++) {
+            DType t = trial % 2 == 0 ? DType.FLOAT32 : DType.FLOAT64;
+            int[] shape = {3 + r.nextInt(2), 5, 7 + r.nextInt(3)};
+            Tensor a = values(r, t, shape);
+            // b transposed in memory, the condition broadcast along the middle dim.
+            Tensor b = values(r, t, shape[2], shape[1], shape[0]).permute(2, 1, 0);
+            Tensor cond = values(r, DType.FLOAT32, shape[0], 1, shape[2]).gt(0);
+            Tensor w = Tensor.where(cond, a, b);
+            Tensor filled = b.maskedFill(cond, -0.0);
+            for (int e = 0; e < w.numel(); e++) {
+                int[] idx = at(e, shape);
+                boolean c = broadcastGet(cond, idx) != 0;
+                double want = c ? a.getDouble(idx) : b.getDouble(idx);
+                assertEquals(Double.doubleToRawLongBits(want), Double.doubleToRawLongBits(w.getDouble(idx)), "where at " + e);
+                double fill = c ? -0.0 : b.getDouble(idx);
+                assertEquals(Double.doubleToRawLongBits(fill), Double.doubleToRawLongBits(filled.getDouble(idx)), "masked_fill at " + e);
+            }
+        }
+    }
+
+    @Test
+    void clampIsJavasMaxThenMin() {
+        Random r = new Random(22);
+        for (int trial = 0; trial < 20; trial++) {
+            Tensor x = values(r, DType.FLOAT32, 6, 11 + trial);
+            Tensor in = trial % 2 == 0 ? x : x.t();
+            Tensor y = in.clamp(0.0, 0.75);
+            for (int e = 0; e < y.numel(); e++) {
+                int[] idx = at(e, in.shape());
+                float want = Math.min(Math.max((float) in.getDouble(idx), 0f), 0.75f);
+                assertEquals(Float.floatToRawIntBits(want), Float.floatToRawIntBits((float) y.getDouble(idx)), "clamp at " + e);
+            }
+        }
+    }
+
+    @Test
+    void comparisonsOfTwoTensorsFollowTheirDefinition() {
+        Random r = new Random(23);
+        for (int trial = 0; trial < 30; trial++) {
+            Tensor a = values(r, DType.FLOAT32, 4, 9 + trial);
+            // b shares a third of a's values, so that equality holds somewhere; every other trial transposed.
+            Tensor b = values(r, DType.FLOAT32, 4, 9 + trial);
+            for (int e = 0; e < b.numel(); e += 3) {
+                int[] idx = at(e, b.shape());
+                b.set(a.getDouble(idx), idx);
+            }
+            Tensor bb = trial % 2 == 0 ? b : b.t().contiguous().t();
+            Tensor[] got = {a.eq(bb), a.ne(bb), a.lt(bb), a.le(bb), a.gt(bb), a.ge(bb)};
+            for (int e = 0; e < a.numel(); e++) {
+                int[] idx = at(e, a.shape());
+                double x = a.getDouble(idx);
+                double y = b.getDouble(idx);
+                boolean[] want = {x == y, x != y, x < y, x <= y, x > y, x >= y};
+                for (int op = 0; op < 6; op++) {
+                    assertEquals(want[op], got[op].getBool(idx), "comparison " + op + " of " + x + " and " + y);
+                }
+            }
+        }
+    }
+}
