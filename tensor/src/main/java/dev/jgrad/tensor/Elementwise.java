@@ -330,6 +330,74 @@ final class Elementwise {
         }
     }
 
+    /**
+     * The conversions between the float types and into float32 (a float32 model's input or a mask made numbers) as
+     * typed loops on both threads, each element as {@link Storage#getDouble} and {@link Storage#setDouble} convert it
+     * (a long goes through double on its way to float32), where the general path below calls both per element.
+     */
+    private static boolean convertTyped(Iter it, int[] base, int ds, int xs, Tensor src, Tensor dst) {
+        DType from = src.dtype();
+        DType to = dst.dtype();
+        if (to == DType.FLOAT64 && from == DType.FLOAT32) {
+            float[] a = src.storage.f();
+            double[] o = dst.storage.d();
+            it.forEachRowParallel(base, (off, n) -> {
+                if (ds == 1 && xs == 1) {
+                    // Unit strides, which the JIT turns into vector conversions.
+                    for (int i = 0; i < n; i++) {
+                        o[off[0] + i] = a[off[1] + i];
+                    }
+                    return;
+                }
+                for (int i = 0; i < n; i++) {
+                    o[off[0] + i * ds] = a[off[1] + i * xs];
+                }
+            });
+            return true;
+        }
+        if (to != DType.FLOAT32) {
+            return false;
+        }
+        float[] o = dst.storage.f();
+        switch (from) {
+            case FLOAT64: {
+                double[] a = src.storage.d();
+                it.forEachRowParallel(base, (off, n) -> {
+                    if (ds == 1 && xs == 1) {
+                        for (int i = 0; i < n; i++) {
+                            o[off[0] + i] = (float) a[off[1] + i];
+                        }
+                        return;
+                    }
+                    for (int i = 0; i < n; i++) {
+                        o[off[0] + i * ds] = (float) a[off[1] + i * xs];
+                    }
+                });
+                return true;
+            }
+            case INT64: {
+                long[] a = src.storage.l();
+                it.forEachRowParallel(base, (off, n) -> {
+                    for (int i = 0; i < n; i++) {
+                        o[off[0] + i * ds] = (float) (double) a[off[1] + i * xs];
+                    }
+                });
+                return true;
+            }
+            case BOOL: {
+                boolean[] a = src.storage.b();
+                it.forEachRowParallel(base, (off, n) -> {
+                    for (int i = 0; i < n; i++) {
+                        o[off[0] + i * ds] = a[off[1] + i * xs] ? 1f : 0f;
+                    }
+                });
+                return true;
+            }
+            default:
+                return false;
+        }
+    }
+
     /** Copies {@code src} (broadcast to dst's shape, converted to dst's type) into dst, which may be strided. */
     static void copy(Tensor src, Tensor dst) {
         int[] ss = Shape.broadcastStrides(src.shape, src.strides, dst.shape);
@@ -393,6 +461,9 @@ final class Elementwise {
                     return;
                 }
             }
+        }
+        if (convertTyped(it, base, ds, xs, src, dst)) {
+            return;
         }
         Storage a = src.storage;
         Storage o = dst.storage;

@@ -54,7 +54,8 @@ final class Join {
         }
         int[] shape = ref.shape();
         shape[d] = total;
-        Tensor out = Tensor.zeros(type, shape);
+        // The parts cover every element of the result, so it needs no zeroing first.
+        Tensor out = Tensor.empty(type, shape);
         int at = 0;
         for (Tensor t : parts) {
             Elementwise.copy(t, Views.slice(out, d, at, at + t.shape[d], 1));

@@ -422,6 +422,9 @@ final class Reduce {
                 return p;
             }
             case AMAX: {
+                if (stride == 1) {
+                    return Kernels.REDUCTIONS.extreme(a, off, n, false);
+                }
                 double m = Double.NEGATIVE_INFINITY;
                 for (int i = 0; i < n; i++) {
                     float v = a[off + i * stride];
@@ -433,6 +436,9 @@ final class Reduce {
                 return m;
             }
             case AMIN: {
+                if (stride == 1) {
+                    return Kernels.REDUCTIONS.extreme(a, off, n, true);
+                }
                 double m = Double.POSITIVE_INFINITY;
                 for (int i = 0; i < n; i++) {
                     float v = a[off + i * stride];

@@ -437,7 +437,8 @@ public final class Tensor implements ArrayOps<Tensor> {
         if (dtype == dtype()) {
             return this;
         }
-        Tensor out = zeros(dtype, shape);
+        // Every element is written, so the result needs no zeroing first.
+        Tensor out = empty(dtype, shape);
         Elementwise.copy(this, out);
         return out;
     }

@@ -102,6 +102,15 @@ final class PlainKernels {
 
     private static final class Reductions implements ReductionKernels {
         @Override
+        public float extreme(float[] a, int off, int n, boolean min) {
+            float m = min ? Float.POSITIVE_INFINITY : Float.NEGATIVE_INFINITY;
+            for (int i = 0; i < n; i++) {
+                m = min ? Math.min(m, a[off + i]) : Math.max(m, a[off + i]);
+            }
+            return m;
+        }
+
+        @Override
         public double sumOfSquares(float[] a, int off, int n) {
             double s = 0;
             for (int i = 0; i < n; i++) {

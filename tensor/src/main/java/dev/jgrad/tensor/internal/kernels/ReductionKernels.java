@@ -25,4 +25,11 @@ public interface ReductionKernels {
 
     /** Copies {@code len} floats and returns their sum. */
     double copySum(float[] src, int from, float[] dst, int to, int len);
+
+    /**
+     * The largest of n contiguous floats, or with {@code min} the smallest, by Java's max and min: NaN where any is NaN,
+     * +0 above -0, negative (positive) infinity for none. Those are associative and commutative, so the order the
+     * elements are taken in, and the vector width, cannot change the result.
+     */
+    float extreme(float[] a, int off, int n, boolean min);
 }

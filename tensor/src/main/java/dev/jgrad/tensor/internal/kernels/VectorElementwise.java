@@ -299,6 +299,9 @@ final class VectorElementwise implements ElementwiseKernels {
             case EXP:
                 VectorMath.expLoop(a, ao, o, oo, n, 1f, 0f, false);
                 return;
+            case LOG:
+                VectorMath.logLoop(a, ao, o, oo, n);
+                return;
             case SQRT:
                 for (; i < bound; i += L) {
                     FloatVector.fromArray(S, a, ao + i).lanewise(VectorOperators.SQRT).intoArray(o, oo + i);

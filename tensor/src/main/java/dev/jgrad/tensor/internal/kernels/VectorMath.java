@@ -3,6 +3,7 @@ package dev.jgrad.tensor.internal.kernels;
 import jdk.incubator.vector.DoubleVector;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.IntVector;
+import jdk.incubator.vector.VectorMask;
 import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorShape;
 import jdk.incubator.vector.VectorSpecies;
@@ -114,6 +115,46 @@ final class VectorMath {
         }
         for (; i < n; i++) {
             o[oo + i] = (float) Math.tanh(a[ao + i]);
+        }
+    }
+
+    /**
+     * {@code o[i] = log(a[i])} in float: x = m 2^e with m in [sqrt(1/2), sqrt(2)), log x = e ln 2 + log(1 + t), t = m - 1,
+     * by Cephes' logf (a degree-8 polynomial in t, ln 2 split in two), within 2 ulp of Math.log; subnormals are scaled by
+     * 2^23 first. Negative and NaN give NaN, zeros negative infinity, infinity itself.
+     */
+    static void logLoop(float[] a, int ao, float[] o, int oo, int n) {
+        int i = 0;
+        for (int bound = S.loopBound(n); i < bound; i += L) {
+            FloatVector x = FloatVector.fromArray(S, a, ao + i);
+            VectorMask<Float> tiny = x.compare(VectorOperators.LT, Float.MIN_NORMAL);
+            IntVector bits = x.blend(x.mul(8388608f), tiny).reinterpretAsInts();
+            // e such that the mantissa with its exponent set to 2^-1 is m / 2 in [0.5, 1).
+            FloatVector e = ((FloatVector) bits.lanewise(VectorOperators.LSHR, 23).and(0xff).sub(126).convert(VectorOperators.I2F, 0))
+                    .sub(FloatVector.zero(S).blend(23f, tiny));
+            FloatVector m = bits.and(0x807fffff).or(0x3f000000).reinterpretAsFloats();
+            // Below sqrt(1/2) take 2m - 1 and e - 1, so that t stays within [-0.29, 0.41].
+            VectorMask<Float> low = m.compare(VectorOperators.LT, 0.707106781186547524f);
+            e = e.sub(FloatVector.zero(S).blend(1f, low));
+            FloatVector t = m.sub(1f).add(FloatVector.zero(S).blend(m, low));
+            FloatVector z = t.mul(t);
+            FloatVector p = t.fma(7.0376836292E-2f, -1.1514610310E-1f);
+            p = p.fma(t, FloatVector.broadcast(S, 1.1676998740E-1f));
+            p = p.fma(t, FloatVector.broadcast(S, -1.2420140846E-1f));
+            p = p.fma(t, FloatVector.broadcast(S, 1.4249322787E-1f));
+            p = p.fma(t, FloatVector.broadcast(S, -1.6668057665E-1f));
+            p = p.fma(t, FloatVector.broadcast(S, 2.0000714765E-1f));
+            p = p.fma(t, FloatVector.broadcast(S, -2.4999993993E-1f));
+            p = p.fma(t, FloatVector.broadcast(S, 3.3333331174E-1f));
+            FloatVector y = p.mul(t).mul(z).add(e.mul(-2.12194440e-4f)).sub(z.mul(0.5f));
+            FloatVector r = t.add(y).add(e.mul(0.693359375f));
+            r = r.blend(Float.NaN, x.compare(VectorOperators.LT, 0f).or(x.compare(VectorOperators.NE, x)));
+            r = r.blend(Float.NEGATIVE_INFINITY, x.compare(VectorOperators.EQ, 0f));
+            r = r.blend(Float.POSITIVE_INFINITY, x.compare(VectorOperators.EQ, Float.POSITIVE_INFINITY));
+            r.intoArray(o, oo + i);
+        }
+        for (; i < n; i++) {
+            o[oo + i] = (float) Math.log(a[ao + i]);
         }
     }
 

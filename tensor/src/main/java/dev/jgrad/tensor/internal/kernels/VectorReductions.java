@@ -120,6 +120,38 @@ final class VectorReductions implements ReductionKernels {
 
     /** Copies {@code len} floats and returns their sum: two vector accumulators of float lanes, then the tail in double. */
     @Override
+    public float extreme(float[] a, int off, int n, boolean min) {
+        if (n < 4 * L) {
+            return PLAIN.extreme(a, off, n, min);
+        }
+        // Four accumulators, each op a constant in its own loop (the JIT compiles a lanewise op to vector instructions
+        // only where it sees which op it is).
+        FloatVector m0 = FloatVector.fromArray(S, a, off);
+        FloatVector m1 = FloatVector.fromArray(S, a, off + L);
+        FloatVector m2 = FloatVector.fromArray(S, a, off + 2 * L);
+        FloatVector m3 = FloatVector.fromArray(S, a, off + 3 * L);
+        int i = 4 * L;
+        if (min) {
+            for (int bound = n - 4 * L; i <= bound; i += 4 * L) {
+                m0 = m0.min(FloatVector.fromArray(S, a, off + i));
+                m1 = m1.min(FloatVector.fromArray(S, a, off + i + L));
+                m2 = m2.min(FloatVector.fromArray(S, a, off + i + 2 * L));
+                m3 = m3.min(FloatVector.fromArray(S, a, off + i + 3 * L));
+            }
+            float m = m0.min(m1).min(m2.min(m3)).reduceLanes(VectorOperators.MIN);
+            return Math.min(m, PLAIN.extreme(a, off + i, n - i, true));
+        }
+        for (int bound = n - 4 * L; i <= bound; i += 4 * L) {
+            m0 = m0.max(FloatVector.fromArray(S, a, off + i));
+            m1 = m1.max(FloatVector.fromArray(S, a, off + i + L));
+            m2 = m2.max(FloatVector.fromArray(S, a, off + i + 2 * L));
+            m3 = m3.max(FloatVector.fromArray(S, a, off + i + 3 * L));
+        }
+        float m = m0.max(m1).max(m2.max(m3)).reduceLanes(VectorOperators.MAX);
+        return Math.max(m, PLAIN.extreme(a, off + i, n - i, false));
+    }
+
+    @Override
     public double copySum(float[] src, int from, float[] dst, int to, int len) {
         if (len < 2 * L) {
             return PLAIN.copySum(src, from, dst, to, len);

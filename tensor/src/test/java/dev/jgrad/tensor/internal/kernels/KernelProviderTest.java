@@ -212,6 +212,52 @@ class KernelProviderTest {
     }
 
     @Test
+    void logIsWithinTwoUlpOfMathLogOverTheWholeRange() {
+        // Every 4099th float from the smallest subnormal to infinity, then the special values.
+        int count = 0x7f800000 / 4099 + 8;
+        float[] x = new float[count];
+        for (int i = 0; i < count - 8; i++) {
+            x[i] = Float.intBitsToFloat(1 + i * 4099);
+        }
+        float[] special = {0f, -0f, Float.POSITIVE_INFINITY, Float.NaN, -1f, Float.NEGATIVE_INFINITY, 1f, Float.MIN_VALUE};
+        System.arraycopy(special, 0, x, count - 8, 8);
+        float[] got = new float[count];
+        Kernels.ELEMENTWISE.unary(UnaryOp.LOG, x, 0, got, 0, count);
+        for (int i = 0; i < count; i++) {
+            float want = (float) Math.log(x[i]);
+            if (Float.isNaN(want) || Float.isInfinite(want)) {
+                assertEquals(Float.floatToIntBits(want), Float.floatToIntBits(got[i]), "log(" + x[i] + ")");
+            } else {
+                assertEquals(want, got[i], 2 * Math.ulp(want), "log(" + x[i] + ")");
+            }
+        }
+    }
+
+    @Test
+    void extremesMatchThePlainLoopsBitForBit() {
+        for (int n : new int[] {0, 1, 15, 16, 63, 64, 65, 100, 200, 1000}) {
+            for (int plant = 0; plant < 4; plant++) {
+                float[] a = values(n, -4, 4);
+                // None; a NaN; all negative with -0 and +0 the largest; all positive with -0 and +0 the smallest.
+                for (int i = 0; i < n; i++) {
+                    a[i] = plant == 2 ? -Math.abs(a[i]) : plant == 3 ? Math.abs(a[i]) : a[i];
+                    if (plant >= 2 && i % 7 == 0) {
+                        a[i] = i % 14 == 0 ? -0f : 0f;
+                    }
+                }
+                if (plant == 1 && n > 2) {
+                    a[n / 2 + 1] = Float.NaN;
+                }
+                for (boolean min : new boolean[] {false, true}) {
+                    float want = plain.reductions().extreme(a, 2, Math.max(0, n - 2), min);
+                    float got = Kernels.REDUCTIONS.extreme(a, 2, Math.max(0, n - 2), min);
+                    assertEquals(Float.floatToRawIntBits(want), Float.floatToRawIntBits(got), (min ? "min" : "max") + " n=" + n + " plant " + plant);
+                }
+            }
+        }
+    }
+
+    @Test
     void adamMatchesThePlainLoopBitForBit() {
         for (int n : LENGTHS) {
             float[][] want = {values(n, -1, 1), values(n, -1, 1), values(n, -0.01f, 0.01f), values(n, 0, 0.01f)};
