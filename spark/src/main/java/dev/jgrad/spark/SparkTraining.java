@@ -57,8 +57,30 @@ public final class SparkTraining {
             throw new UserError("the data-parallel stage failed: " + rootMessage(e) + "; " + runDir + " keeps its last checkpoint, and the same"
                     + " command resumes from it", e);
         } finally {
+            awaitLocalWorkers();
             sc.stop();
             Interrupt.inLoop(false);
+        }
+    }
+
+    /** How long the driver waits for the workers in its own JVM to end once the stage is over. */
+    static final long LOCAL_WORKERS_WAIT_NANOS = 30_000_000_000L;
+
+    /**
+     * Waits until the workers running in this JVM have ended, their scratch folders removed. A local master runs the
+     * tasks here, and when one worker fails, Spark fails the stage at once and kills the others afterwards: without
+     * the wait this JVM could stop (and exit) while a killed worker was still removing its folder, and leave it behind.
+     * Executors of a cluster are other JVMs, which finish their tasks' cleanup whatever the driver does.
+     */
+    private static void awaitLocalWorkers() {
+        long deadline = System.nanoTime() + LOCAL_WORKERS_WAIT_NANOS;
+        while (Worker.RUNNING_HERE.get() > 0 && System.nanoTime() - deadline < 0) {
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
         }
     }
 
@@ -80,6 +102,9 @@ public final class SparkTraining {
     /** A barrier task: one worker. Serialised to the executors with what it needs. */
     static final class Worker extends scala.runtime.AbstractFunction1<scala.collection.Iterator<Integer>, scala.collection.Iterator<String>>
             implements java.io.Serializable {
+        /** The workers running in this JVM now: the tasks of a local master, which the driver waits for ({@link #awaitLocalWorkers}). */
+        static final java.util.concurrent.atomic.AtomicInteger RUNNING_HERE = new java.util.concurrent.atomic.AtomicInteger();
+
         private static final long serialVersionUID = 1L;
         private final String trainer;
         private final List<String> own;
@@ -103,6 +128,7 @@ public final class SparkTraining {
         }
 
         private String work() {
+            RUNNING_HERE.incrementAndGet();
             BarrierTaskContext ctx = BarrierTaskContext.get();
             int rank = ctx.partitionId();
             Path scratch = null;
@@ -146,12 +172,14 @@ public final class SparkTraining {
             } catch (IOException e) {
                 throw new IllegalStateException("jgrad worker " + rank + ": " + e.getMessage(), e);
             } finally {
-                if (scratch != null) {
-                    try {
+                try {
+                    if (scratch != null) {
                         HadoopFolder.deleteLocal(scratch);
-                    } catch (IOException e) {
-                        System.err.println("jgrad: could not remove worker " + rank + "'s scratch folder " + scratch + ": " + e.getMessage());
                     }
+                } catch (IOException e) {
+                    System.err.println("jgrad: could not remove worker " + rank + "'s scratch folder " + scratch + ": " + e.getMessage());
+                } finally {
+                    RUNNING_HERE.decrementAndGet();
                 }
             }
         }
