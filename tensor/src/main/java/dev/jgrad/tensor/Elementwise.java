@@ -110,7 +110,7 @@ final class Elementwise {
                 boolean[] a = x.storage.b();
                 boolean[] b = y.storage.b();
                 boolean[] o = r.storage.b();
-                it.forEachRow(base, (off, n) -> ElementwiseLoops.logicalB(op, a, off[1], xs, b, off[2], ys, o, off[0], rs, n));
+                it.forEachRowParallel(base, (off, n) -> ElementwiseLoops.logicalB(op, a, off[1], xs, b, off[2], ys, o, off[0], rs, n));
                 break;
             }
             default:
@@ -130,7 +130,17 @@ final class Elementwise {
             int xs = it.rowStride(1);
             Storage src = xc.storage;
             boolean[] o = r.storage.b();
-            it.forEachRow(base, (off, n) -> {
+            if (in == DType.BOOL && op == UnaryOp.LOGICAL_NOT) {
+                // A mask's negation, the backward of clamp and of ReLU-like masks: a plain loop over the flags.
+                boolean[] b = src.b();
+                it.forEachRowParallel(base, (off, n) -> {
+                    for (int i = 0; i < n; i++) {
+                        o[off[0] + i * rs] = !b[off[1] + i * xs];
+                    }
+                });
+                return r;
+            }
+            it.forEachRowParallel(base, (off, n) -> {
                 for (int i = 0; i < n; i++) {
                     o[off[0] + i * rs] = op.apply(src.getDouble(off[1] + i * xs)) != 0.0;
                 }

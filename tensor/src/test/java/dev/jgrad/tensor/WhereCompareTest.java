@@ -104,4 +104,43 @@ class WhereCompareTest {
             }
         }
     }
+
+    @Test
+    void signAndSquaresGiveMathsBits() {
+        Random r = new Random(24);
+        for (int trial = 0; trial < 10; trial++) {
+            Tensor x = values(r, DType.FLOAT32, 5, 40 + trial).mul(1e20 * (trial % 3) + 1);
+            x.reshape(-1).set(Double.POSITIVE_INFINITY, 1).set(Double.NEGATIVE_INFINITY, 2).set(Float.MIN_VALUE, 3).set(-Float.MIN_VALUE, 4);
+            Tensor in = trial % 2 == 0 ? x : x.t();
+            Tensor sign = in.sign();
+            Tensor square = in.pow(2.0);
+            Tensor same = in.pow(1.0);
+            for (int e = 0; e < in.numel(); e++) {
+                int[] idx = at(e, in.shape());
+                float v = (float) in.getDouble(idx);
+                assertEquals(Float.floatToRawIntBits(Math.signum(v)), Float.floatToRawIntBits((float) sign.getDouble(idx)), "sign(" + v + ")");
+                assertEquals(Float.floatToRawIntBits((float) Math.pow(v, 2.0)), Float.floatToRawIntBits((float) square.getDouble(idx)), "pow(" + v + ", 2)");
+                assertEquals(Float.floatToRawIntBits((float) Math.pow(v, 1.0)), Float.floatToRawIntBits((float) same.getDouble(idx)), "pow(" + v + ", 1)");
+            }
+        }
+    }
+
+    @Test
+    void logicalOpsOfMasksFollowTheirDefinition() {
+        Random r = new Random(25);
+        for (int trial = 0; trial < 10; trial++) {
+            Tensor p = values(r, DType.FLOAT32, 6, 30 + trial).gt(0);
+            Tensor q = values(r, DType.FLOAT32, 30 + trial, 6).gt(0).t();
+            Tensor[] got = {p.logicalAnd(q), p.logicalOr(q), p.logicalXor(q), p.eq(q), p.ne(q), p.logicalNot()};
+            for (int e = 0; e < p.numel(); e++) {
+                int[] idx = at(e, p.shape());
+                boolean a = p.getBool(idx);
+                boolean b = q.getBool(idx);
+                boolean[] want = {a && b, a || b, a != b, a == b, a != b, !a};
+                for (int op = 0; op < want.length; op++) {
+                    assertEquals(want[op], got[op].getBool(idx), "logical op " + op + " of " + a + " and " + b);
+                }
+            }
+        }
+    }
 }

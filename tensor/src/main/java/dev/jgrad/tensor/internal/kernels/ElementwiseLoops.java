@@ -141,19 +141,32 @@ public final class ElementwiseLoops {
     }
 
     public static void logicalB(BinaryOp op, boolean[] a, int ao, int as, boolean[] b, int bo, int bs, boolean[] o, int oo, int os, int n) {
-        for (int i = 0; i < n; i++) {
-            boolean x = a[ao + i * as];
-            boolean y = b[bo + i * bs];
-            boolean r;
-            switch (op) {
-                case LOGICAL_AND: r = x && y; break;
-                case LOGICAL_OR: r = x || y; break;
-                case LOGICAL_XOR: r = x != y; break;
-                case EQ: r = x == y; break;
-                case NE: r = x != y; break;
-                default: throw new AssertionError(op);
-            }
-            o[oo + i * os] = r;
+        // A loop per op, with & and | rather than && and ||: a branch per element on mask data that follows the values is
+        // mispredicted on every other element.
+        switch (op) {
+            case LOGICAL_AND:
+                for (int i = 0; i < n; i++) {
+                    o[oo + i * os] = a[ao + i * as] & b[bo + i * bs];
+                }
+                return;
+            case LOGICAL_OR:
+                for (int i = 0; i < n; i++) {
+                    o[oo + i * os] = a[ao + i * as] | b[bo + i * bs];
+                }
+                return;
+            case LOGICAL_XOR:
+            case NE:
+                for (int i = 0; i < n; i++) {
+                    o[oo + i * os] = a[ao + i * as] ^ b[bo + i * bs];
+                }
+                return;
+            case EQ:
+                for (int i = 0; i < n; i++) {
+                    o[oo + i * os] = a[ao + i * as] == b[bo + i * bs];
+                }
+                return;
+            default:
+                throw new AssertionError(op);
         }
     }
 

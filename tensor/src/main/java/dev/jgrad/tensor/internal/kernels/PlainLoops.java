@@ -73,6 +73,20 @@ final class PlainLoops {
                         o[oo + i] = a[ao + i] / s;
                     }
                     return;
+                case POW:
+                    // The exponents a square and its gradient use, where the result is Math.pow's without calling it: a
+                    // float's square is exact in double, so it rounds to float as the float product does.
+                    if (s == 2f) {
+                        for (int i = 0; i < n; i++) {
+                            o[oo + i] = a[ao + i] * a[ao + i];
+                        }
+                        return;
+                    }
+                    if (s == 1f) {
+                        System.arraycopy(a, ao, o, oo, n);
+                        return;
+                    }
+                    break;
                 default:
                     break;
             }
@@ -177,6 +191,16 @@ final class PlainLoops {
             case ABS:
                 for (int i = 0; i < n; i++) {
                     o[oo + i * os] = Math.abs(a[ao + i * as]);
+                }
+                return;
+            case SIGN:
+                // Math.signum's result by bits, without its branches (mispredicted on half the elements of data whose
+                // signs are mixed): +-1 with v's sign bit where |v| > 0, else v itself (+-0 and NaN as they are).
+                for (int i = 0; i < n; i++) {
+                    float v = a[ao + i * as];
+                    int bits = Float.floatToRawIntBits(v);
+                    int nonzero = Math.abs(v) > 0f ? -1 : 0;
+                    o[oo + i * os] = Float.intBitsToFloat((((bits & 0x80000000) | 0x3f800000) & nonzero) | (bits & ~nonzero));
                 }
                 return;
             case EXP:

@@ -98,37 +98,47 @@ final class VectorElementwise implements ElementwiseKernels {
             return;
         }
         float s = b[bo];
-        VectorOperators.Comparison c;
-        switch (op) {
-            case EQ: c = VectorOperators.EQ; break;
-            case NE: c = VectorOperators.NE; break;
-            case LT: c = VectorOperators.LT; break;
-            case LE: c = VectorOperators.LE; break;
-            case GT: c = VectorOperators.GT; break;
-            case GE: c = VectorOperators.GE; break;
-            default:
-                PLAIN.compareScalar(op, a, ao, b, bo, o, oo, n);
-                return;
-        }
         int bound = S.loopBound(n);
         int i = 0;
-        for (; i < bound; i += L) {
-            FloatVector.fromArray(S, a, ao + i).compare(c, s).intoArray(o, oo + i);
+        // A loop per comparison, each with its operator a constant: held in a variable, the comparison ran as Java
+        // (allocating every vector), at a tenth of the speed.
+        switch (op) {
+            case EQ:
+                for (; i < bound; i += L) {
+                    FloatVector.fromArray(S, a, ao + i).compare(VectorOperators.EQ, s).intoArray(o, oo + i);
+                }
+                break;
+            case NE:
+                for (; i < bound; i += L) {
+                    FloatVector.fromArray(S, a, ao + i).compare(VectorOperators.NE, s).intoArray(o, oo + i);
+                }
+                break;
+            case LT:
+                for (; i < bound; i += L) {
+                    FloatVector.fromArray(S, a, ao + i).compare(VectorOperators.LT, s).intoArray(o, oo + i);
+                }
+                break;
+            case LE:
+                for (; i < bound; i += L) {
+                    FloatVector.fromArray(S, a, ao + i).compare(VectorOperators.LE, s).intoArray(o, oo + i);
+                }
+                break;
+            case GT:
+                for (; i < bound; i += L) {
+                    FloatVector.fromArray(S, a, ao + i).compare(VectorOperators.GT, s).intoArray(o, oo + i);
+                }
+                break;
+            case GE:
+                for (; i < bound; i += L) {
+                    FloatVector.fromArray(S, a, ao + i).compare(VectorOperators.GE, s).intoArray(o, oo + i);
+                }
+                break;
+            default:
+                break;
         }
-        for (; i < n; i++) {
-            float x = a[ao + i];
-            boolean r;
-            switch (op) {
-                case EQ: r = x == s; break;
-                case NE: r = x != s; break;
-                case LT: r = x < s; break;
-                case LE: r = x <= s; break;
-                case GT: r = x > s; break;
-                default: r = x >= s; break;
-            }
-            o[oo + i] = r;
+        if (i < n) {
+            PLAIN.compareScalar(op, a, ao + i, b, bo, o, oo + i, n - i);
         }
-        return;
     }
 
     @Override
