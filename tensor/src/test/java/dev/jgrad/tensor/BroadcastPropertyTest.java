@@ -74,13 +74,8 @@ class BroadcastPropertyTest {
     private static float[] reference(Tensor a, Tensor b, int[] out) {
         int n = Shape.numel(out);
         float[] r = new float[n];
-        int[] idx = new int[out.length];
         for (int flat = 0; flat < n; flat++) {
-            int rem = flat;
-            for (int d = out.length - 1; d >= 0; d--) {
-                idx[d] = rem % out[d];
-                rem /= out[d];
-            }
+            int[] idx = Positions.of(flat, out);
             r[flat] = (float) (a.getDouble(project(idx, a.shape())) - b.getDouble(project(idx, b.shape())));
         }
         return r;

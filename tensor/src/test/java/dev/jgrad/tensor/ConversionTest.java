@@ -7,15 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /** to(dtype) between the float types and into float32, contiguous and transposed: each element as a cast gives it. */
 class ConversionTest {
-    private static int[] at(int e, int[] shape) {
-        int[] idx = new int[shape.length];
-        for (int k = shape.length - 1; k >= 0; k--) {
-            idx[k] = e % shape[k];
-            e /= shape[k];
-        }
-        return idx;
-    }
-
     @Test
     void floatTypesConvertAsCastsDo() {
         Tensor d = Tensor.randn(new Generator(3), 6, 13).to(DType.FLOAT64).mul(1e3).add(1.0 / 3);
@@ -24,7 +15,7 @@ class ConversionTest {
             Tensor f = in.to(DType.FLOAT32);
             Tensor back = f.to(DType.FLOAT64);
             for (int e = 0; e < in.numel(); e++) {
-                int[] idx = at(e, in.shape());
+                int[] idx = Positions.of(e, in.shape());
                 float want = (float) in.getDouble(idx);
                 assertEquals(Float.floatToRawIntBits(want), Float.floatToRawIntBits((float) f.getDouble(idx)), "float64 -> float32 at " + e);
                 assertEquals(Double.doubleToRawLongBits((double) want), Double.doubleToRawLongBits(back.getDouble(idx)), "float32 -> float64 at " + e);

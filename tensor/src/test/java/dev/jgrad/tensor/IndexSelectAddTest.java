@@ -60,19 +60,6 @@ class IndexSelectAddTest {
         return ix;
     }
 
-    private static void forEachIndex(int[] shape, java.util.function.Consumer<int[]> body) {
-        int n = Shape.numel(shape);
-        int[] at = new int[shape.length];
-        for (int e = 0; e < n; e++) {
-            int rest = e;
-            for (int k = shape.length - 1; k >= 0; k--) {
-                at[k] = rest % shape[k];
-                rest /= shape[k];
-            }
-            body.accept(at.clone());
-        }
-    }
-
     @Test
     void indexSelectTakesTheIndexedSlicesInEveryLayoutAndType() {
         Random r = new Random(11);
@@ -87,7 +74,7 @@ class IndexSelectAddTest {
             expected[d] = ix.length;
             assertArrayEquals(expected, y.shape());
             assertEquals(t, y.dtype());
-            forEachIndex(y.shape(), at -> {
+            Positions.forEach(y.shape(), at -> {
                 int[] from = at.clone();
                 from[d] = (int) ix[at[d]];
                 assertEquals(x.getDouble(from), y.getDouble(at), () -> "index_select of " + Shape.str(shape) + " along " + d);
@@ -110,7 +97,7 @@ class IndexSelectAddTest {
             Tensor src = laidOut(r, values(r, t, srcShape), (trial / 3) % 3);
             Tensor expected = self.clone();
             // The definition, one element at a time in the order of j: float32 sums round as they go, so the order is the bits.
-            forEachIndex(srcShape, at -> {
+            Positions.forEach(srcShape, at -> {
                 int[] to = at.clone();
                 to[d] = (int) ix[at[d]];
                 double sum = t == DType.FLOAT32 ? (double) ((float) expected.getDouble(to) + (float) src.getDouble(at))
