@@ -57,6 +57,26 @@ class WhereCompareTest {
     }
 
     @Test
+    void maximumAndMinimumAreJavasMaxAndMin() {
+        Random r = new Random(26);
+        for (int trial = 0; trial < 20; trial++) {
+            Tensor x = values(r, DType.FLOAT32, 6, 17 + trial);
+            // y the same shape (contiguous or transposed) or one row broadcast down the rows.
+            Tensor y = trial % 3 == 0 ? values(r, DType.FLOAT32, 17 + trial) : trial % 3 == 1 ? values(r, DType.FLOAT32, 6, 17 + trial)
+                    : values(r, DType.FLOAT32, 17 + trial, 6).t();
+            Tensor hi = x.maximum(y);
+            Tensor lo = x.minimum(y);
+            for (int e = 0; e < x.numel(); e++) {
+                int[] idx = Positions.of(e, x.shape());
+                float a = (float) x.getDouble(idx);
+                float b = (float) broadcastGet(y, idx);
+                assertEquals(Float.floatToRawIntBits(Math.max(a, b)), Float.floatToRawIntBits((float) hi.getDouble(idx)), "max(" + a + ", " + b + ")");
+                assertEquals(Float.floatToRawIntBits(Math.min(a, b)), Float.floatToRawIntBits((float) lo.getDouble(idx)), "min(" + a + ", " + b + ")");
+            }
+        }
+    }
+
+    @Test
     void clampIsJavasMaxThenMin() {
         Random r = new Random(22);
         for (int trial = 0; trial < 20; trial++) {

@@ -65,6 +65,10 @@ final class VectorElementwise implements ElementwiseKernels {
             case DIV:
                 VectorBinaryRows.div(layout, a, ao, ars, b, bo, brs, o, oo, ors, rows, n);
                 break;
+            case MAXIMUM:
+            case MINIMUM:
+                extremeRows(op == BinaryOp.MINIMUM, a, ao, ars, b, bo, brs, o, oo, ors, rows, n);
+                return;
             default:
                 PLAIN.binaryRows(op, a, ao, ars, b, bo, brs, o, oo, ors, rows, n);
                 return;
@@ -72,6 +76,36 @@ final class VectorElementwise implements ElementwiseKernels {
         for (int r = 0; r < rows && bound < n; r++) {
             for (int i = bound; i < n; i++) {
                 o[oo + r * ors + i] = arith(op, a[ao + r * ars + i], b[bo + r * brs + i]);
+            }
+        }
+    }
+
+    /**
+     * {@code o = max(a, b)}, or min, row by row: the Vector API's max and min are Java's (NaN wins, -0 is below +0), so
+     * the same bits as the plain loop's Math.max and Math.min; each op has its own loop, its operator a constant.
+     */
+    private static void extremeRows(boolean min, float[] a, int ao, int ars, float[] b, int bo, int brs, float[] o, int oo, int ors,
+                                    int rows, int n) {
+        int bound = S.loopBound(n);
+        for (int r = 0; r < rows; r++) {
+            int ai = ao + r * ars;
+            int bi = bo + r * brs;
+            int oi = oo + r * ors;
+            int i = 0;
+            if (min) {
+                for (; i < bound; i += L) {
+                    FloatVector.fromArray(S, a, ai + i).min(FloatVector.fromArray(S, b, bi + i)).intoArray(o, oi + i);
+                }
+                for (; i < n; i++) {
+                    o[oi + i] = Math.min(a[ai + i], b[bi + i]);
+                }
+            } else {
+                for (; i < bound; i += L) {
+                    FloatVector.fromArray(S, a, ai + i).max(FloatVector.fromArray(S, b, bi + i)).intoArray(o, oi + i);
+                }
+                for (; i < n; i++) {
+                    o[oi + i] = Math.max(a[ai + i], b[bi + i]);
+                }
             }
         }
     }
