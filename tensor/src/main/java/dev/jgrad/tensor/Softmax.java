@@ -31,6 +31,9 @@ final class Softmax {
                 && x.numel() >= Tuning.parallelMin() && Parallel.threads() > 1 && !Memory.inScope()) {
             return softmaxRowsOverlapped(x, len, log);
         }
+        if (d < n - 1 && x.dtype() == DType.FLOAT32 && x.isContiguous() && len > 0 && innerSize(x.shape, d) >= MIN_INNER) {
+            return softmaxAcrossColumns(x, d, len, innerSize(x.shape, d), log);
+        }
         Tensor r = Tensor.empty(x.dtype(), x.shape);
         int[] keptShape = x.shape.clone();
         keptShape[d] = 1;
@@ -56,6 +59,75 @@ final class Softmax {
                 }
             });
         }
+        return r;
+    }
+
+    /** The fewest elements after the dim for {@link #softmaxAcrossColumns}: below a vector's worth, the rows path does as well. */
+    static final int MIN_INNER = 16;
+    /** The columns each task of {@link #softmaxAcrossColumns} takes: their statistics stay in L1 while the rows pass. */
+    private static final int COLUMNS = 512;
+
+    /** The elements after dim d: how far apart consecutive elements along d are in a contiguous tensor. */
+    private static int innerSize(int[] shape, int d) {
+        int inner = 1;
+        for (int k = d + 1; k < shape.length; k++) {
+            inner *= shape[k];
+        }
+        return inner;
+    }
+
+    /**
+     * Softmax over a dim that is not the last (channels of an image, dim 0 of a matrix) of a contiguous float32 tensor:
+     * the rows along the dim are {@code inner} apart, so instead of one strided row at a time, whole runs of
+     * {@code inner} columns go through the vector kernels together, each column the softmax of its own elements: the
+     * columns' maximum, e^(x - max) and its sum in double, then the scale by the sum's inverse (or, for log-softmax, x
+     * minus max plus log of the sum), as the last-dim kernel does each row. Tasks are runs of columns, so the thread
+     * count does not change the result.
+     */
+    private static Tensor softmaxAcrossColumns(Tensor x, int d, int len, int inner, boolean log) {
+        Tensor r = Tensor.empty(DType.FLOAT32, x.shape);
+        int outer = x.numel() / (len * inner);
+        int runs = (inner + COLUMNS - 1) / COLUMNS;
+        float[] a = x.storage.f();
+        float[] o = r.storage.f();
+        int xo = x.offset;
+        long work = (long) len * Math.min(inner, COLUMNS);
+        Parallel.forRange(outer * runs, (int) Math.max(1, Tuning.parallelMin() / Math.max(1, work)), (lo, hi) -> {
+            float[] max = new float[COLUMNS];
+            double[] sum = new double[COLUMNS];
+            float[] scale = new float[COLUMNS];
+            for (int t = lo; t < hi; t++) {
+                int block = t / runs;
+                int c0 = (t - block * runs) * COLUMNS;
+                int w = Math.min(COLUMNS, inner - c0);
+                int in = xo + block * len * inner + c0;
+                int out = block * len * inner + c0;
+                System.arraycopy(a, in, max, 0, w);
+                for (int j = 1; j < len; j++) {
+                    Kernels.ELEMENTWISE.binary(BinaryOp.MAXIMUM, max, 0, a, in + j * inner, max, 0, w);
+                }
+                java.util.Arrays.fill(sum, 0, w, 0.0);
+                for (int j = 0; j < len; j++) {
+                    int row = out + j * inner;
+                    Kernels.ELEMENTWISE.binary(BinaryOp.SUB, a, in + j * inner, max, 0, o, row, w);
+                    Kernels.ELEMENTWISE.unary(UnaryOp.EXP, o, row, o, row, w);
+                    for (int c = 0; c < w; c++) {
+                        sum[c] += o[row + c];
+                    }
+                }
+                for (int c = 0; c < w; c++) {
+                    scale[c] = log ? (float) -(max[c] + Math.log(sum[c])) : (float) (1.0 / sum[c]);
+                }
+                for (int j = 0; j < len; j++) {
+                    int row = out + j * inner;
+                    if (log) {
+                        Kernels.ELEMENTWISE.binary(BinaryOp.ADD, a, in + j * inner, scale, 0, o, row, w);
+                    } else {
+                        Kernels.ELEMENTWISE.binary(BinaryOp.MUL, o, row, scale, 0, o, row, w);
+                    }
+                }
+            }
+        });
         return r;
     }
 
