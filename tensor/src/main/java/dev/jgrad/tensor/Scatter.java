@@ -309,13 +309,13 @@ final class Scatter {
         Tensor out = Tensor.empty(x.dtype(), shape);
         int n = x.shape[d];
         int m = pos.length;
-        int inner = blockSize(x.shape, d);
-        int outer = m == 0 || inner == 0 ? 0 : out.numel() / (m * inner);
+        int inner = Shape.contiguousStrides(x.shape)[d];
+        int outer = m == 0 ? 0 : out.numel() / (m * inner);
         Object src = x.storage.array();
         Object dst = out.storage.array();
         int xo = x.offset;
         int blocks = outer * m;
-        Parallel.forRange(blocks, Math.max(1, Tuning.parallelMin() / Math.max(1, inner)), (lo, hi) -> {
+        Parallel.forRange(blocks, Math.max(1, Tuning.parallelMin() / inner), (lo, hi) -> {
             for (int b = lo; b < hi; b++) {
                 int o = b / m;
                 int j = b - o * m;
@@ -350,8 +350,8 @@ final class Scatter {
     private static void addBlocks(Tensor self, int d, int[] pos, Tensor src) {
         int n = self.shape[d];
         int m = pos.length;
-        int inner = blockSize(self.shape, d);
-        int outer = m == 0 || inner == 0 ? 0 : src.numel() / (m * inner);
+        int inner = Shape.contiguousStrides(self.shape)[d];
+        int outer = m == 0 ? 0 : src.numel() / (m * inner);
         int so = self.offset;
         int ro = src.offset;
         for (int o = 0; o < outer; o++) {
@@ -383,14 +383,5 @@ final class Scatter {
                 }
             }
         }
-    }
-
-    /** The elements after dim d of a contiguous shape: how far apart consecutive indices along d are. */
-    private static int blockSize(int[] shape, int d) {
-        int inner = 1;
-        for (int k = d + 1; k < shape.length; k++) {
-            inner *= shape[k];
-        }
-        return inner;
     }
 }

@@ -31,8 +31,12 @@ final class Softmax {
                 && x.numel() >= Tuning.parallelMin() && Parallel.threads() > 1 && !Memory.inScope()) {
             return softmaxRowsOverlapped(x, len, log);
         }
-        if (d < n - 1 && x.dtype() == DType.FLOAT32 && x.isContiguous() && len > 0 && innerSize(x.shape, d) >= MIN_INNER) {
-            return softmaxAcrossColumns(x, d, len, innerSize(x.shape, d), log);
+        if (d < n - 1 && x.dtype() == DType.FLOAT32 && x.isContiguous() && len > 0) {
+            // How far apart consecutive elements along d are.
+            int inner = Shape.contiguousStrides(x.shape)[d];
+            if (inner >= MIN_INNER) {
+                return softmaxAcrossColumns(x, d, len, inner, log);
+            }
         }
         Tensor r = Tensor.empty(x.dtype(), x.shape);
         int[] keptShape = x.shape.clone();
@@ -66,15 +70,6 @@ final class Softmax {
     static final int MIN_INNER = 16;
     /** The columns each task of {@link #softmaxAcrossColumns} takes: their statistics stay in L1 while the rows pass. */
     private static final int COLUMNS = 512;
-
-    /** The elements after dim d: how far apart consecutive elements along d are in a contiguous tensor. */
-    private static int innerSize(int[] shape, int d) {
-        int inner = 1;
-        for (int k = d + 1; k < shape.length; k++) {
-            inner *= shape[k];
-        }
-        return inner;
-    }
 
     /**
      * Softmax over a dim that is not the last (channels of an image, dim 0 of a matrix) of a contiguous float32 tensor:

@@ -75,7 +75,7 @@ class BroadcastPropertyTest {
         int n = Shape.numel(out);
         float[] r = new float[n];
         for (int flat = 0; flat < n; flat++) {
-            int[] idx = Positions.of(flat, out);
+            int[] idx = Shape.unravel(flat, out);
             r[flat] = (float) (a.getDouble(project(idx, a.shape())) - b.getDouble(project(idx, b.shape())));
         }
         return r;

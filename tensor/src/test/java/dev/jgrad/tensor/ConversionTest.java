@@ -15,7 +15,7 @@ class ConversionTest {
             Tensor f = in.to(DType.FLOAT32);
             Tensor back = f.to(DType.FLOAT64);
             for (int e = 0; e < in.numel(); e++) {
-                int[] idx = Positions.of(e, in.shape());
+                int[] idx = Shape.unravel(e, in.shape());
                 float want = (float) in.getDouble(idx);
                 assertEquals(Float.floatToRawIntBits(want), Float.floatToRawIntBits((float) f.getDouble(idx)), "float64 -> float32 at " + e);
                 assertEquals(Double.doubleToRawLongBits((double) want), Double.doubleToRawLongBits(back.getDouble(idx)), "float32 -> float64 at " + e);

@@ -46,7 +46,7 @@ class WhereCompareTest {
             Tensor w = Tensor.where(cond, a, b);
             Tensor filled = b.maskedFill(cond, -0.0);
             for (int e = 0; e < w.numel(); e++) {
-                int[] idx = Positions.of(e, shape);
+                int[] idx = Shape.unravel(e, shape);
                 boolean c = broadcastGet(cond, idx) != 0;
                 double want = c ? a.getDouble(idx) : b.getDouble(idx);
                 assertEquals(Double.doubleToRawLongBits(want), Double.doubleToRawLongBits(w.getDouble(idx)), "where at " + e);
@@ -67,7 +67,7 @@ class WhereCompareTest {
             Tensor hi = x.maximum(y);
             Tensor lo = x.minimum(y);
             for (int e = 0; e < x.numel(); e++) {
-                int[] idx = Positions.of(e, x.shape());
+                int[] idx = Shape.unravel(e, x.shape());
                 float a = (float) x.getDouble(idx);
                 float b = (float) broadcastGet(y, idx);
                 assertEquals(Float.floatToRawIntBits(Math.max(a, b)), Float.floatToRawIntBits((float) hi.getDouble(idx)), "max(" + a + ", " + b + ")");
@@ -84,7 +84,7 @@ class WhereCompareTest {
             Tensor in = trial % 2 == 0 ? x : x.t();
             Tensor y = in.clamp(0.0, 0.75);
             for (int e = 0; e < y.numel(); e++) {
-                int[] idx = Positions.of(e, in.shape());
+                int[] idx = Shape.unravel(e, in.shape());
                 float want = Math.min(Math.max((float) in.getDouble(idx), 0f), 0.75f);
                 assertEquals(Float.floatToRawIntBits(want), Float.floatToRawIntBits((float) y.getDouble(idx)), "clamp at " + e);
             }
@@ -99,13 +99,13 @@ class WhereCompareTest {
             // b shares a third of a's values, so that equality holds somewhere; every other trial transposed.
             Tensor b = values(r, DType.FLOAT32, 4, 9 + trial);
             for (int e = 0; e < b.numel(); e += 3) {
-                int[] idx = Positions.of(e, b.shape());
+                int[] idx = Shape.unravel(e, b.shape());
                 b.set(a.getDouble(idx), idx);
             }
             Tensor bb = trial % 2 == 0 ? b : b.t().contiguous().t();
             Tensor[] got = {a.eq(bb), a.ne(bb), a.lt(bb), a.le(bb), a.gt(bb), a.ge(bb)};
             for (int e = 0; e < a.numel(); e++) {
-                int[] idx = Positions.of(e, a.shape());
+                int[] idx = Shape.unravel(e, a.shape());
                 double x = a.getDouble(idx);
                 double y = b.getDouble(idx);
                 boolean[] want = {x == y, x != y, x < y, x <= y, x > y, x >= y};
@@ -127,7 +127,7 @@ class WhereCompareTest {
             Tensor square = in.pow(2.0);
             Tensor same = in.pow(1.0);
             for (int e = 0; e < in.numel(); e++) {
-                int[] idx = Positions.of(e, in.shape());
+                int[] idx = Shape.unravel(e, in.shape());
                 float v = (float) in.getDouble(idx);
                 assertEquals(Float.floatToRawIntBits(Math.signum(v)), Float.floatToRawIntBits((float) sign.getDouble(idx)), "sign(" + v + ")");
                 assertEquals(Float.floatToRawIntBits((float) Math.pow(v, 2.0)), Float.floatToRawIntBits((float) square.getDouble(idx)), "pow(" + v + ", 2)");
@@ -144,7 +144,7 @@ class WhereCompareTest {
             Tensor q = values(r, DType.FLOAT32, 30 + trial, 6).gt(0).t();
             Tensor[] got = {p.logicalAnd(q), p.logicalOr(q), p.logicalXor(q), p.eq(q), p.ne(q), p.logicalNot()};
             for (int e = 0; e < p.numel(); e++) {
-                int[] idx = Positions.of(e, p.shape());
+                int[] idx = Shape.unravel(e, p.shape());
                 boolean a = p.getBool(idx);
                 boolean b = q.getBool(idx);
                 boolean[] want = {a && b, a || b, a != b, a == b, a != b, !a};
