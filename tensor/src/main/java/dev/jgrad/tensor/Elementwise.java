@@ -413,7 +413,14 @@ final class Elementwise {
         int[] ss = Shape.broadcastStrides(src.shape, src.strides, dst.shape);
         if (src.dtype() == dst.dtype() && src.isContiguous() && dst.isContiguous()
                 && java.util.Arrays.equals(src.shape, dst.shape)) {
-            System.arraycopy(src.storage.array(), src.offset, dst.storage.array(), dst.offset, dst.numel());
+            Object from = src.storage.array();
+            Object to = dst.storage.array();
+            int n = dst.numel();
+            if (n < Tuning.parallelMin() || Parallel.threads() == 1) {
+                System.arraycopy(from, src.offset, to, dst.offset, n);
+            } else {
+                Parallel.forRange(n, Tuning.parallelMin() / 2, (lo, hi) -> System.arraycopy(from, src.offset + lo, to, dst.offset + lo, hi - lo));
+            }
             return;
         }
         Iter it = Iter.elementwise(dst.shape, dst.strides, ss);
@@ -425,17 +432,34 @@ final class Elementwise {
         if (from == to) {
             switch (to) {
                 case FLOAT32: {
-                    // Rows that are runs in both (an im2col copy of a convolution's windows) are block copies,
-                    // and a large copy is split across the threads.
+                    // Rows that are runs in both (an im2col copy of a convolution's windows, a permute that keeps
+                    // the last dim) are block copies, a run of rows per call, and runs read backwards (a flip) vector
+                    // copies with the lanes reversed; where the source's runs go across the
+                    // rows (a transpose) the rows are written together, sixteen at a time, so that neither side is
+                    // read or written one float per cache line. A large copy is split across the threads.
                     float[] a = src.storage.f();
                     float[] o = dst.storage.f();
-                    it.forEachRowParallel(base, (off, n) -> {
+                    int dbs = it.blockStride(0);
+                    int sbs = it.blockStride(1);
+                    it.forEachBlockParallel(base, (off, rows, n) -> {
                         if (ds == 1 && xs == 1) {
-                            System.arraycopy(a, off[1], o, off[0], n);
-                            return;
-                        }
-                        for (int i = 0; i < n; i++) {
-                            o[off[0] + i * ds] = a[off[1] + i * xs];
+                            for (int r = 0; r < rows; r++) {
+                                System.arraycopy(a, off[1] + r * sbs, o, off[0] + r * dbs, n);
+                            }
+                        } else if (ds == 1 && xs == -1) {
+                            for (int r = 0; r < rows; r++) {
+                                Kernels.ELEMENTWISE.reversed(a, off[1] + r * sbs, o, off[0] + r * dbs, n);
+                            }
+                        } else if (ds == 1 && sbs == 1 && rows > 1 && dbs >= n) {
+                            Kernels.ELEMENTWISE.transposeLines(a, off[1], xs, n, rows, o, off[0], dbs);
+                        } else {
+                            for (int r = 0; r < rows; r++) {
+                                int d = off[0] + r * dbs;
+                                int x = off[1] + r * sbs;
+                                for (int i = 0; i < n; i++) {
+                                    o[d + i * ds] = a[x + i * xs];
+                                }
+                            }
                         }
                     });
                     return;

@@ -66,6 +66,10 @@ final class Indexing {
     }
 
     static Tensor index(Tensor x, Index... indices) {
+        if (indices.length == 1 && indices[0].kind == Index.Kind.TENSOR && indices[0].tensor.dtype() == DType.BOOL
+                && x.dtype() == DType.FLOAT32 && x.dim() > 0 && java.util.Arrays.equals(x.shape, indices[0].tensor.shape)) {
+            return maskedElements(x, indices[0].tensor);
+        }
         Plan p = plan(x, indices);
         if (p.dims == null) {
             return p.view;
@@ -74,6 +78,12 @@ final class Indexing {
         int[] computeShape = new int[nb + p.restShape.length];
         System.arraycopy(p.indexShape, 0, computeShape, 0, nb);
         System.arraycopy(p.restShape, 0, computeShape, nb, p.restShape.length);
+        if (p.restShape.length == 0) {
+            // Every dim indexed (x[mask] with a mask over all of x, x[i, j]): one element per position.
+            Tensor out = Tensor.empty(x.dtype(), p.indexShape);
+            gatherElements(p.view.storage, p.bases, out.storage);
+            return out;
+        }
         Tensor tmp = Tensor.zeros(x.dtype(), computeShape);
         int rest = Shape.numel(p.restShape);
         int[] restOut = Shape.contiguousStrides(p.restShape);
@@ -83,6 +93,78 @@ final class Indexing {
             Elementwise.copy(src, dst);
         }
         return tmp.permute(p.toResultOrder()).contiguous();
+    }
+
+    /**
+     * {@code x[mask]} for a float32 x and a mask of its shape: the elements where the mask is true, in row-major order,
+     * counted first and then copied without a branch on the mask (as {@link #nonzero} writes its coordinates).
+     */
+    private static Tensor maskedElements(Tensor x, Tensor mask) {
+        Iter it = Iter.of(x.shape, x.strides, mask.strides);
+        int xs = it.rowStride(0);
+        int ms = it.rowStride(1);
+        boolean[] m = mask.storage.b();
+        float[] a = x.storage.f();
+        int[] count = {0};
+        it.forEachRow(new int[] {x.offset, mask.offset}, (off, n) -> {
+            int c = 0;
+            for (int i = 0; i < n; i++) {
+                c += m[off[1] + i * ms] ? 1 : 0;
+            }
+            count[0] += c;
+        });
+        Tensor out = Tensor.empty(DType.FLOAT32, count[0]);
+        float[] o = out.storage.f();
+        int[] w = {0};
+        it.forEachRow(new int[] {x.offset, mask.offset}, (off, n) -> {
+            int at = w[0];
+            for (int i = 0; i < n; i++) {
+                if (at < o.length) {
+                    o[at] = a[off[0] + i * xs];
+                }
+                at += m[off[1] + i * ms] ? 1 : 0;
+            }
+            w[0] = at;
+        });
+        return out;
+    }
+
+    /** {@code dst[b] = src[bases[b]]} for every b, dst contiguous from 0 and of src's dtype. */
+    private static void gatherElements(Storage src, int[] bases, Storage dst) {
+        switch (dst.dtype) {
+            case FLOAT32: {
+                float[] a = src.f();
+                float[] o = dst.f();
+                for (int b = 0; b < bases.length; b++) {
+                    o[b] = a[bases[b]];
+                }
+                break;
+            }
+            case FLOAT64: {
+                double[] a = src.d();
+                double[] o = dst.d();
+                for (int b = 0; b < bases.length; b++) {
+                    o[b] = a[bases[b]];
+                }
+                break;
+            }
+            case INT64: {
+                long[] a = src.l();
+                long[] o = dst.l();
+                for (int b = 0; b < bases.length; b++) {
+                    o[b] = a[bases[b]];
+                }
+                break;
+            }
+            default: {
+                boolean[] a = src.b();
+                boolean[] o = dst.b();
+                for (int b = 0; b < bases.length; b++) {
+                    o[b] = a[bases[b]];
+                }
+                break;
+            }
+        }
     }
 
     static void indexPutInPlace(Tensor x, Index[] indices, Tensor values, boolean accumulate) {
@@ -293,29 +375,59 @@ final class Indexing {
         return (int) r;
     }
 
+    /**
+     * The coordinates of the nonzero (true, or NaN) elements in row-major order: the elements are counted first, so the
+     * result is written once into an array of its size, each hit's coordinates taken from the row being walked.
+     */
     static Tensor nonzero(Tensor x) {
         int n = x.dim();
         int total = x.numel();
-        int[] strides = Shape.contiguousStrides(x.shape);
-        Tensor xc = x.contiguous();
-        List<int[]> found = new ArrayList<>();
+        Tensor flags = (x.dtype() == DType.BOOL ? x : x.ne(0.0)).contiguous();
+        boolean[] f = flags.storage.b();
+        int from = flags.offset;
+        int count = 0;
         for (int i = 0; i < total; i++) {
-            if (xc.storage.getDouble(xc.offset + i) != 0.0) {
-                int[] coord = new int[n];
-                int rem = i;
-                for (int d = 0; d < n; d++) {
-                    coord[d] = strides[d] == 0 ? 0 : rem / strides[d];
-                    rem = strides[d] == 0 ? rem : rem % strides[d];
+            count += f[from + i] ? 1 : 0;
+        }
+        Tensor result = Tensor.empty(DType.INT64, count, n);
+        long[] data = result.storage.l();
+        if (n == 0) {
+            return result;
+        }
+        int last = x.shape[n - 1];
+        // The coordinates of the current row along every dim but the last, advanced as an odometer.
+        int[] outer = new int[Math.max(n - 1, 0)];
+        int w = 0;
+        // Each row's hits are first listed by position, without a branch on the mask (one would be mispredicted on
+        // every other element of a random mask): every position is written at c, and c moves on only for a hit.
+        int[] hits = new int[last];
+        for (int base = 0; base < total; base += last) {
+            int c = 0;
+            for (int j = 0; j < last; j++) {
+                hits[c] = j;
+                c += f[from + base + j] ? 1 : 0;
+            }
+            if (n == 2) {
+                long row = outer[0];
+                for (int h = 0; h < c; h++, w += 2) {
+                    data[w] = row;
+                    data[w + 1] = hits[h];
                 }
-                found.add(coord);
+            } else {
+                for (int h = 0; h < c; h++, w += n) {
+                    for (int d = 0; d < n - 1; d++) {
+                        data[w + d] = outer[d];
+                    }
+                    data[w + n - 1] = hits[h];
+                }
+            }
+            for (int d = n - 2; d >= 0; d--) {
+                if (++outer[d] < x.shape[d]) {
+                    break;
+                }
+                outer[d] = 0;
             }
         }
-        long[] data = new long[found.size() * n];
-        for (int r = 0; r < found.size(); r++) {
-            for (int d = 0; d < n; d++) {
-                data[r * n + d] = found.get(r)[d];
-            }
-        }
-        return Tensor.of(data, found.size(), n);
+        return result;
     }
 }

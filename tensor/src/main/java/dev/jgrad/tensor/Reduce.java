@@ -1,6 +1,7 @@
 package dev.jgrad.tensor;
 
 import dev.jgrad.tensor.internal.kernels.Kernels;
+import dev.jgrad.tensor.internal.kernels.ThreadBuffer;
 import dev.jgrad.tensor.internal.kernels.Parallel;
 import dev.jgrad.tensor.internal.kernels.Tuning;
 import java.util.Arrays;
@@ -72,10 +73,7 @@ final class Reduce {
         final int[] offsets;
 
         Plan(Tensor x, boolean[] red) {
-            int nk = 0;
-            for (boolean r : red) {
-                nk += r ? 0 : 1;
-            }
+            int nk = red.length - count(red);
             keptShape = new int[nk];
             keptStrides = new int[nk];
             for (int i = 0, k = 0; i < red.length; i++) {
@@ -123,12 +121,43 @@ final class Reduce {
         }
     }
 
+    /** A contiguous copy of x with its kept dims first and its reduced dims last, each group in its own order. */
+    private static Tensor reducedDimsLast(Tensor x, boolean[] red) {
+        int[] perm = new int[red.length];
+        int p = 0;
+        for (int i = 0; i < red.length; i++) {
+            if (!red[i]) {
+                perm[p++] = i;
+            }
+        }
+        for (int i = 0; i < red.length; i++) {
+            if (red[i]) {
+                perm[p++] = i;
+            }
+        }
+        return Views.permute(x, perm).contiguous();
+    }
+
+    private static int count(boolean[] flags) {
+        int n = 0;
+        for (boolean f : flags) {
+            n += f ? 1 : 0;
+        }
+        return n;
+    }
+
+    /** The last {@code k} of {@code n} dims. */
+    private static int[] lastDims(int n, int k) {
+        int[] dims = new int[k];
+        for (int i = 0; i < k; i++) {
+            dims[i] = n - k + i;
+        }
+        return dims;
+    }
+
     /** An iteration over the reduced dims of x alone (coalesced where they form runs). */
     private static Iter reducedLayout(Tensor x, boolean[] red) {
-        int nr = 0;
-        for (boolean r : red) {
-            nr += r ? 1 : 0;
-        }
+        int nr = count(red);
         int[] rShape = new int[nr];
         int[] rStrides = new int[nr];
         for (int i = 0, r = 0; i < red.length; i++) {
@@ -179,6 +208,17 @@ final class Reduce {
                 if (!columnSums(op, x, red, count, r)) {
                     accumulate(op, x, red, count, r);
                 }
+                return keepdim ? r.view(reducedShape(x.shape, red, true)) : r;
+            }
+        }
+        if (in == DType.FLOAT32 && op != Op.SUM && op != Op.MEAN) {
+            Iter folded = reducedLayout(x, red);
+            int count = folded.numel();
+            if (count >= 16 && (folded.rowLength() != count || folded.rowStride(0) != 1)) {
+                // The reduced elements are not one unit-stride run (a column, several dims apart): a copy with the
+                // kept dims first and the reduced ones last makes each a run for the vector kernels, at the price
+                // of one (blocked) copy, far less than reading a float per cache line.
+                Tensor r = reduce(op, reducedDimsLast(x, red), lastDims(x.shape.length, count(red)), false);
                 return keepdim ? r.view(reducedShape(x.shape, red, true)) : r;
             }
         }
@@ -414,13 +454,8 @@ final class Reduce {
                 return Kernels.REDUCTIONS.sum(a, off, stride, n);
             case MEAN:
                 return Kernels.REDUCTIONS.sum(a, off, stride, n) / n;
-            case PROD: {
-                double p = 1;
-                for (int i = 0; i < n; i++) {
-                    p *= a[off + i * stride];
-                }
-                return p;
-            }
+            case PROD:
+                return productRun(a, off, stride, n);
             case AMAX: {
                 if (stride == 1) {
                     return Kernels.REDUCTIONS.extreme(a, off, n, false);
@@ -450,6 +485,14 @@ final class Reduce {
                 return m;
             }
             default: {
+                if (stride == 1) {
+                    // The vector kernels of softmax: its row maximum, then the sum of e^(x - max) in float lanes.
+                    float m = Kernels.SOFTMAX.max(a, off, n);
+                    if (!Float.isFinite(m)) {
+                        return m;
+                    }
+                    return Math.log(Kernels.SOFTMAX.expShifted(a, off, EXP_RUN.get(n), 0, n, m, 1.0)) + m;
+                }
                 double m = Double.NEGATIVE_INFINITY;
                 for (int i = 0; i < n; i++) {
                     m = Math.max(m, a[off + i * stride]);
@@ -462,6 +505,40 @@ final class Reduce {
                 return Math.log(s) + shift;
             }
         }
+    }
+
+    /** Each thread's scratch row for logsumexp's exponentials, of which only the sum is kept. */
+    private static final ThreadBuffer EXP_RUN = new ThreadBuffer();
+
+    /**
+     * The product of n floats in double, by eight partial products over the elements' positions modulo 8 (so that the
+     * multiplications overlap instead of waiting for each other), multiplied together at the end.
+     */
+    static double productRun(float[] a, int off, int stride, int n) {
+        double p0 = 1;
+        double p1 = 1;
+        double p2 = 1;
+        double p3 = 1;
+        double p4 = 1;
+        double p5 = 1;
+        double p6 = 1;
+        double p7 = 1;
+        int i = 0;
+        for (; i + 8 <= n; i += 8) {
+            int at = off + i * stride;
+            p0 *= a[at];
+            p1 *= a[at + stride];
+            p2 *= a[at + 2 * stride];
+            p3 *= a[at + 3 * stride];
+            p4 *= a[at + 4 * stride];
+            p5 *= a[at + 5 * stride];
+            p6 *= a[at + 6 * stride];
+            p7 *= a[at + 7 * stride];
+        }
+        for (; i < n; i++) {
+            p0 *= a[off + i * stride];
+        }
+        return ((p0 * p1) * (p2 * p3)) * ((p4 * p5) * (p6 * p7));
     }
 
     static double reduceDoubles(Op op, double[] v, int n) {
@@ -577,7 +654,30 @@ final class Reduce {
         int step = x.strides[d];
         int len = x.shape[d];
         float[] f = x.dtype() == DType.FLOAT32 ? s.f() : null;
-        it.forEachRow(new int[] {0, x.offset}, (off, m) -> {
+        it.forEachRowParallel(new int[] {0, x.offset}, len, (off, m) -> {
+            if (f != null && step == 1) {
+                // The vector kernel's extreme (NaN if there is one), then the first element equal to it (or the first
+                // NaN): the first of the largest, as the loop below finds it, and that element's own bits (-0 or +0).
+                float[] vo = values.storage.f();
+                long[] io = indices.storage.l();
+                for (int i = 0; i < m; i++) {
+                    int base = off[1] + i * xs;
+                    float e = Kernels.REDUCTIONS.extreme(f, base, len, !isMax);
+                    int k = 0;
+                    if (e == e) {
+                        while (f[base + k] != e) {
+                            k++;
+                        }
+                    } else {
+                        while (f[base + k] == f[base + k]) {
+                            k++;
+                        }
+                    }
+                    vo[off[0] + i * rs] = f[base + k];
+                    io[off[0] + i * rs] = k;
+                }
+                return;
+            }
             if (f != null) {
                 float[] vo = values.storage.f();
                 long[] io = indices.storage.l();

@@ -99,4 +99,71 @@ class IndexingTest {
         assertArrayEquals(new float[] {3, 4, 5}, x.maskedSelect(rows).toFloatArray());
         assertThrows(ShapeException.class, () -> x.maskedSelect(Tensor.of(new float[] {1, 0}, 2).gt(0.0)));
     }
+
+    /** Random masks of 0 to 4 dims (a zero-size dim among them), and a float tensor whose NaN counts and -0 does not. */
+    @Test
+    void nonzeroListsEveryTrueElementInRowMajorOrder() {
+        java.util.Random r = new java.util.Random(29);
+        int[][] shapes = {{}, {37}, {5, 41}, {3, 7, 19}, {2, 3, 5, 17}, {4, 0, 6}};
+        for (int[] shape : shapes) {
+            for (double density : new double[] {0.0, 0.03, 0.5, 1.0}) {
+                Tensor x = Tensor.randn(new Generator(r.nextLong()), shape);
+                Tensor mask = Tensor.rand(new Generator(r.nextLong()), shape).lt(density);
+                Tensor withValues = x.where(mask, 0.0);
+                for (Tensor in : new Tensor[] {mask, withValues}) {
+                    java.util.List<long[]> want = new java.util.ArrayList<>();
+                    Positions.forEach(shape, idx -> {
+                        if (in.getDouble(idx) != 0.0) {
+                            want.add(java.util.Arrays.stream(idx).asLongStream().toArray());
+                        }
+                    });
+                    Tensor got = in.nonzero();
+                    assertArrayEquals(new int[] {want.size(), shape.length}, got.shape(), "nonzero of " + Shape.str(shape));
+                    long[] flat = got.toLongArray();
+                    for (int k = 0; k < want.size(); k++) {
+                        assertArrayEquals(want.get(k), java.util.Arrays.copyOfRange(flat, k * shape.length, (k + 1) * shape.length),
+                                "hit " + k + " of " + Shape.str(shape) + " at density " + density);
+                    }
+                }
+            }
+        }
+        Tensor special = Tensor.of(new float[] {0f, -0f, Float.NaN, 1f, -0f}, 5);
+        assertArrayEquals(new long[] {2, 3}, special.nonzero().toLongArray());
+    }
+
+    /** x[mask] and masked_select against their definition, for a transposed x, a broadcast mask and int64 values. */
+    @Test
+    void maskedSelectTakesTheTrueElementsInRowMajorOrder() {
+        java.util.Random r = new java.util.Random(31);
+        for (int trial = 0; trial < 12; trial++) {
+            int a = 1 + r.nextInt(30);
+            int b = 1 + r.nextInt(45);
+            Tensor base = Tensor.randn(new Generator(trial), b, a);
+            Tensor x = trial % 2 == 0 ? base.t() : base.t().contiguous();
+            Tensor mask = Tensor.rand(new Generator(100 + trial), a, b).lt(0.4);
+            Tensor rowMask = Tensor.rand(new Generator(200 + trial), 1, b).lt(0.4);
+            for (Tensor m : new Tensor[] {mask, rowMask}) {
+                Tensor full = m.expand(a, b);
+                java.util.List<Double> want = new java.util.ArrayList<>();
+                Positions.forEach(new int[] {a, b}, idx -> {
+                    if (full.getBool(idx)) {
+                        want.add(x.getDouble(idx));
+                    }
+                });
+                float[] got = x.maskedSelect(m).toFloatArray();
+                long[] gotLong = x.mul(100.0).to(DType.INT64).maskedSelect(m).toLongArray();
+                Tensor gotDouble = x.to(DType.FLOAT64).maskedSelect(m);
+                boolean[] gotBool = x.gt(0.0).maskedSelect(m).toBooleanArray();
+                assertEquals(want.size(), got.length, "count, trial " + trial);
+                for (int k = 0; k < got.length; k++) {
+                    assertEquals(Float.floatToRawIntBits(want.get(k).floatValue()), Float.floatToRawIntBits(got[k]), "element " + k + ", trial " + trial);
+                    assertEquals((long) (float) (want.get(k) * 100), gotLong[k], "int64 element " + k);
+                    assertEquals(want.get(k), gotDouble.getDouble(k), 0.0, "float64 element " + k);
+                    assertEquals(want.get(k) > 0, gotBool[k], "bool element " + k);
+                }
+            }
+            float[] indexed = x.index(Index.of(mask)).toFloatArray();
+            org.junit.jupiter.api.Assertions.assertArrayEquals(x.maskedSelect(mask).toFloatArray(), indexed, 0f, "x[mask]");
+        }
+    }
 }

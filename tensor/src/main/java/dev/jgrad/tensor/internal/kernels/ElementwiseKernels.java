@@ -24,11 +24,38 @@ public interface ElementwiseKernels {
      */
     void binaryRows(BinaryOp op, float[] a, int ao, int ars, float[] b, int bo, int brs, float[] o, int oo, int ors, int rows, int n);
 
-    /** {@code o[i] = a[i] cmp b[bo]} for a comparison op. */
-    void compareScalar(BinaryOp op, float[] a, int ao, float[] b, int bo, boolean[] o, int oo, int n);
+    /** {@code o[i] = a[i] cmp b[bo + i bs]} for a comparison op, where {@code bs} is 1 or 0 (a scalar right operand). */
+    void compare(BinaryOp op, float[] a, int ao, float[] b, int bo, int bs, boolean[] o, int oo, int n);
 
     /** {@code o[i] = op(a[i])}. */
     void unary(UnaryOp op, float[] a, int ao, float[] o, int oo, int n);
+
+    /**
+     * {@code dst[d0 + k dStride + i] = src[so + i sStride + k]} for {@code i < lines}, {@code k < len}: lines read along
+     * their length laid side by side, as a transposed tensor's contiguous copy needs ({@code dStride >= lines}). Only
+     * those elements are written.
+     */
+    void transposeLines(float[] src, int so, int sStride, int lines, int len, float[] dst, int d0, int dStride);
+
+    /**
+     * {@link #transposeLines} for lines {@code from <= i < lines}, one float at a time: sixteen lines at once, so that
+     * each k writes a run of sixteen floats while the lines are read in step.
+     */
+    static void transposeLinesFrom(int from, float[] src, int so, int sStride, int lines, int len, float[] dst, int d0, int dStride) {
+        for (int i0 = from; i0 < lines; i0 += 16) {
+            int group = Math.min(16, lines - i0);
+            for (int k = 0; k < len; k++) {
+                int at = d0 + k * dStride + i0;
+                int from0 = so + i0 * sStride + k;
+                for (int i = 0; i < group; i++) {
+                    dst[at + i] = src[from0 + i * sStride];
+                }
+            }
+        }
+    }
+
+    /** {@code o[oo + i] = a[ao - i]} for {@code i < n}: a run read backwards (a flip along the last dim). */
+    void reversed(float[] a, int ao, float[] o, int oo, int n);
 
     /** ReLU's backward: {@code o[i] = y[i] <= 0 ? 0 : g[i]} (a NaN output passes its gradient, as PyTorch's threshold_backward). */
     void reluBackward(float[] g, int go, float[] y, int yo, float[] o, int oo, int n);

@@ -109,8 +109,8 @@ public final class ElementwiseLoops {
     }
 
     public static void compareF(BinaryOp op, float[] a, int ao, int as, float[] b, int bo, int bs, boolean[] o, int oo, int os, int n) {
-        if (as == 1 && bs == 0 && os == 1) {
-            Kernels.ELEMENTWISE.compareScalar(op, a, ao, b, bo, o, oo, n);
+        if (as == 1 && (bs == 0 || bs == 1) && os == 1) {
+            Kernels.ELEMENTWISE.compare(op, a, ao, b, bo, bs, o, oo, n);
             return;
         }
         PlainLoops.compareF(op, a, ao, as, b, bo, bs, o, oo, os, n);

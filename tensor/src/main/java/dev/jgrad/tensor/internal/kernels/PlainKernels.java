@@ -41,8 +41,8 @@ final class PlainKernels {
         }
 
         @Override
-        public void compareScalar(BinaryOp op, float[] a, int ao, float[] b, int bo, boolean[] o, int oo, int n) {
-            PlainLoops.compareF(op, a, ao, 1, b, bo, 0, o, oo, 1, n);
+        public void compare(BinaryOp op, float[] a, int ao, float[] b, int bo, int bs, boolean[] o, int oo, int n) {
+            PlainLoops.compareF(op, a, ao, 1, b, bo, bs, o, oo, 1, n);
         }
 
         @Override
@@ -55,6 +55,18 @@ final class PlainKernels {
             for (int i = 0; i < n; i++) {
                 o[oo + i] = Math.min(Math.max(a[ao + i], lo), hi);
             }
+        }
+
+        @Override
+        public void reversed(float[] a, int ao, float[] o, int oo, int n) {
+            for (int i = 0; i < n; i++) {
+                o[oo + i] = a[ao - i];
+            }
+        }
+
+        @Override
+        public void transposeLines(float[] src, int so, int sStride, int lines, int len, float[] dst, int d0, int dStride) {
+            ElementwiseKernels.transposeLinesFrom(0, src, so, sStride, lines, len, dst, d0, dStride);
         }
 
         @Override

@@ -5,6 +5,7 @@ import dev.jgrad.tensor.UnaryOp;
 
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.VectorOperators;
+import jdk.incubator.vector.VectorShuffle;
 import jdk.incubator.vector.VectorSpecies;
 
 /**
@@ -124,54 +125,56 @@ final class VectorElementwise implements ElementwiseKernels {
         }
     }
 
-    /** {@code o = a cmp s} for the six comparisons, with a scalar right operand (a ReLU's mask, say); NaN compares false but for NE. */
+    /** {@code o = a cmp b} for the six comparisons, b a run or a scalar (a ReLU's mask, say); NaN compares false but for NE. */
     @Override
-    public void compareScalar(BinaryOp op, float[] a, int ao, float[] b, int bo, boolean[] o, int oo, int n) {
+    public void compare(BinaryOp op, float[] a, int ao, float[] b, int bo, int bs, boolean[] o, int oo, int n) {
         if (n < Tuning.MIN_VECTOR_RUN) {
-            PLAIN.compareScalar(op, a, ao, b, bo, o, oo, n);
+            PLAIN.compare(op, a, ao, b, bo, bs, o, oo, n);
             return;
         }
-        float s = b[bo];
+        FloatVector s = FloatVector.broadcast(S, b[bo]);
+        boolean run = bs != 0;
         int bound = S.loopBound(n);
         int i = 0;
         // A loop per comparison, each with its operator a constant: held in a variable, the comparison ran as Java
-        // (allocating every vector), at a tenth of the speed.
+        // (allocating every vector), at a tenth of the speed. Whether b is a run or a scalar is the same on every
+        // element, so the JIT moves that choice out of the loop.
         switch (op) {
             case EQ:
                 for (; i < bound; i += L) {
-                    FloatVector.fromArray(S, a, ao + i).compare(VectorOperators.EQ, s).intoArray(o, oo + i);
+                    FloatVector.fromArray(S, a, ao + i).compare(VectorOperators.EQ, run ? FloatVector.fromArray(S, b, bo + i) : s).intoArray(o, oo + i);
                 }
                 break;
             case NE:
                 for (; i < bound; i += L) {
-                    FloatVector.fromArray(S, a, ao + i).compare(VectorOperators.NE, s).intoArray(o, oo + i);
+                    FloatVector.fromArray(S, a, ao + i).compare(VectorOperators.NE, run ? FloatVector.fromArray(S, b, bo + i) : s).intoArray(o, oo + i);
                 }
                 break;
             case LT:
                 for (; i < bound; i += L) {
-                    FloatVector.fromArray(S, a, ao + i).compare(VectorOperators.LT, s).intoArray(o, oo + i);
+                    FloatVector.fromArray(S, a, ao + i).compare(VectorOperators.LT, run ? FloatVector.fromArray(S, b, bo + i) : s).intoArray(o, oo + i);
                 }
                 break;
             case LE:
                 for (; i < bound; i += L) {
-                    FloatVector.fromArray(S, a, ao + i).compare(VectorOperators.LE, s).intoArray(o, oo + i);
+                    FloatVector.fromArray(S, a, ao + i).compare(VectorOperators.LE, run ? FloatVector.fromArray(S, b, bo + i) : s).intoArray(o, oo + i);
                 }
                 break;
             case GT:
                 for (; i < bound; i += L) {
-                    FloatVector.fromArray(S, a, ao + i).compare(VectorOperators.GT, s).intoArray(o, oo + i);
+                    FloatVector.fromArray(S, a, ao + i).compare(VectorOperators.GT, run ? FloatVector.fromArray(S, b, bo + i) : s).intoArray(o, oo + i);
                 }
                 break;
             case GE:
                 for (; i < bound; i += L) {
-                    FloatVector.fromArray(S, a, ao + i).compare(VectorOperators.GE, s).intoArray(o, oo + i);
+                    FloatVector.fromArray(S, a, ao + i).compare(VectorOperators.GE, run ? FloatVector.fromArray(S, b, bo + i) : s).intoArray(o, oo + i);
                 }
                 break;
             default:
                 break;
         }
         if (i < n) {
-            PLAIN.compareScalar(op, a, ao + i, b, bo, o, oo + i, n - i);
+            PLAIN.compare(op, a, ao + i, b, bo + i * bs, bs, o, oo + i, n - i);
         }
     }
 
@@ -220,6 +223,33 @@ final class VectorElementwise implements ElementwiseKernels {
         for (; i < n; i++) {
             o[oo + i] = Math.min(Math.max(a[ao + i], lo), hi);
         }
+    }
+
+    /** A vector's lanes in the opposite order. */
+    private static final VectorShuffle<Float> REVERSE = VectorShuffle.fromOp(S, i -> L - 1 - i);
+
+    /** A vector read from the run's other end, its lanes reversed, at a time. */
+    @Override
+    public void reversed(float[] a, int ao, float[] o, int oo, int n) {
+        int i = 0;
+        for (; i + L <= n; i += L) {
+            FloatVector.fromArray(S, a, ao - i - (L - 1)).rearrange(REVERSE).intoArray(o, oo + i);
+        }
+        for (; i < n; i++) {
+            o[oo + i] = a[ao - i];
+        }
+    }
+
+    /** Sixteen lines at a time transposed in vector registers ({@link VectorTranspose}), the rest one float at a time. */
+    @Override
+    public void transposeLines(float[] src, int so, int sStride, int lines, int len, float[] dst, int d0, int dStride) {
+        int i = 0;
+        if (VectorTranspose.AVAILABLE && dStride >= 16) {
+            for (; i + 16 <= lines; i += 16) {
+                VectorTranspose.lines(src, so + i * sStride, sStride, 16, len, dst, d0 + i, dStride);
+            }
+        }
+        ElementwiseKernels.transposeLinesFrom(i, src, so, sStride, lines, len, dst, d0, dStride);
     }
 
     /** {@code o = y <= 0 ? 0 : g}, ReLU's backward. */

@@ -77,9 +77,16 @@ class KernelProviderTest {
             for (BinaryOp op : new BinaryOp[] {BinaryOp.EQ, BinaryOp.NE, BinaryOp.LT, BinaryOp.LE, BinaryOp.GT, BinaryOp.GE}) {
                 boolean[] want = new boolean[n];
                 boolean[] got = new boolean[n];
-                plain.elementwise().compareScalar(op, a, 0, a, n / 2, want, 0, n);
-                Kernels.ELEMENTWISE.compareScalar(op, a, 0, a, n / 2, got, 0, n);
-                assertArrayEquals(want, got, op + " n=" + n);
+                plain.elementwise().compare(op, a, 0, a, n / 2, 0, want, 0, n);
+                Kernels.ELEMENTWISE.compare(op, a, 0, a, n / 2, 0, got, 0, n);
+                assertArrayEquals(want, got, op + " with a scalar, n=" + n);
+                // Two runs: a against itself (every element equal) and against b.
+                plain.elementwise().compare(op, a, 0, a, 0, 1, want, 0, n);
+                Kernels.ELEMENTWISE.compare(op, a, 0, a, 0, 1, got, 0, n);
+                assertArrayEquals(want, got, op + " of a run with itself, n=" + n);
+                plain.elementwise().compare(op, a, 0, b, 0, 1, want, 0, n);
+                Kernels.ELEMENTWISE.compare(op, a, 0, b, 0, 1, got, 0, n);
+                assertArrayEquals(want, got, op + " of two runs, n=" + n);
             }
             float[] want = new float[n];
             float[] got = new float[n];
