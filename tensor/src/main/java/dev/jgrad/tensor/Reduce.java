@@ -1,8 +1,8 @@
 package dev.jgrad.tensor;
 
 import dev.jgrad.tensor.internal.kernels.Kernels;
-import dev.jgrad.tensor.internal.kernels.ThreadBuffer;
 import dev.jgrad.tensor.internal.kernels.Parallel;
+import dev.jgrad.tensor.internal.kernels.ThreadBuffer;
 import dev.jgrad.tensor.internal.kernels.Tuning;
 import java.util.Arrays;
 
@@ -138,6 +138,16 @@ final class Reduce {
         return Views.permute(x, perm).contiguous();
     }
 
+    /** Whether a dim of x with more than one position has stride 0 (a broadcast view, as expand makes). */
+    private static boolean repeatsElements(Tensor x) {
+        for (int d = 0; d < x.shape.length; d++) {
+            if (x.shape[d] > 1 && x.strides[d] == 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     private static int count(boolean[] flags) {
         int n = 0;
         for (boolean f : flags) {
@@ -214,10 +224,11 @@ final class Reduce {
         if (in == DType.FLOAT32 && op != Op.SUM && op != Op.MEAN) {
             Iter folded = reducedLayout(x, red);
             int count = folded.numel();
-            if (count >= 16 && (folded.rowLength() != count || folded.rowStride(0) != 1)) {
+            if (count >= 16 && (folded.rowLength() != count || folded.rowStride(0) != 1) && !repeatsElements(x)) {
                 // The reduced elements are not one unit-stride run (a column, several dims apart): a copy with the
                 // kept dims first and the reduced ones last makes each a run for the vector kernels, at the price
-                // of one (blocked) copy, far less than reading a float per cache line.
+                // of one (blocked) copy, far less than reading a float per cache line. Not for a view that repeats
+                // elements (expand): its copy could be far larger than its storage.
                 Tensor r = reduce(op, reducedDimsLast(x, red), lastDims(x.shape.length, count(red)), false);
                 return keepdim ? r.view(reducedShape(x.shape, red, true)) : r;
             }
