@@ -121,6 +121,9 @@ final class ReduceOps {
         int[] perm = groupLast(x.dim(), red);
         Tensor p = x.permute(perm).contiguous();
         int groupSize = count(x.shape(), red);
+        if (x.dtype() == dev.jgrad.tensor.DType.FLOAT32) {
+            return productOfOthersFloat(p, groupSize).permute(Shape.inversePermutation(perm));
+        }
         double[] v = p.toDoubleArray();
         double[] out = new double[v.length];
         for (int start = 0; start + groupSize <= v.length && groupSize > 0; start += groupSize) {
@@ -136,6 +139,30 @@ final class ReduceOps {
             }
         }
         return Tensor.fromDoubles(out, x.dtype(), p.shape()).permute(Shape.inversePermutation(perm));
+    }
+
+    /**
+     * {@link #productOfOthers(Tensor, int[])} of a contiguous float32 tensor whose groups are runs of {@code groupSize}:
+     * the same products in double (a group's prefixes, then its suffixes, in the same order), read from and written to
+     * float arrays instead of double copies of the whole tensor.
+     */
+    private static Tensor productOfOthersFloat(Tensor p, int groupSize) {
+        float[] v = p.toFloatArray();
+        float[] out = new float[v.length];
+        double[] prefixes = new double[groupSize];
+        for (int start = 0; start + groupSize <= v.length && groupSize > 0; start += groupSize) {
+            double prefix = 1;
+            for (int i = 0; i < groupSize; i++) {
+                prefixes[i] = prefix;
+                prefix *= v[start + i];
+            }
+            double suffix = 1;
+            for (int i = groupSize - 1; i >= 0; i--) {
+                out[start + i] = (float) (prefixes[i] * suffix);
+                suffix *= v[start + i];
+            }
+        }
+        return Tensor.of(out, p.shape());
     }
 
     /** amax/amin: the gradient is split evenly among the elements that tie for the extreme, as in PyTorch. */

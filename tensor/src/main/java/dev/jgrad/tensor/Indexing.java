@@ -167,6 +167,66 @@ final class Indexing {
         }
     }
 
+    /**
+     * {@code dst[bases[b]] = src[from + b]} for every b in order (a repeated position keeps the last), or with
+     * {@code accumulate} {@code +=} (a repeated position adds each in turn); src and dst of one dtype, not bool when
+     * accumulating.
+     */
+    private static void scatterElements(Storage src, int from, int[] bases, Storage dst, boolean accumulate) {
+        switch (dst.dtype) {
+            case FLOAT32: {
+                float[] a = src.f();
+                float[] o = dst.f();
+                if (accumulate) {
+                    for (int b = 0; b < bases.length; b++) {
+                        o[bases[b]] += a[from + b];
+                    }
+                } else {
+                    for (int b = 0; b < bases.length; b++) {
+                        o[bases[b]] = a[from + b];
+                    }
+                }
+                break;
+            }
+            case FLOAT64: {
+                double[] a = src.d();
+                double[] o = dst.d();
+                if (accumulate) {
+                    for (int b = 0; b < bases.length; b++) {
+                        o[bases[b]] += a[from + b];
+                    }
+                } else {
+                    for (int b = 0; b < bases.length; b++) {
+                        o[bases[b]] = a[from + b];
+                    }
+                }
+                break;
+            }
+            case INT64: {
+                long[] a = src.l();
+                long[] o = dst.l();
+                if (accumulate) {
+                    for (int b = 0; b < bases.length; b++) {
+                        o[bases[b]] += a[from + b];
+                    }
+                } else {
+                    for (int b = 0; b < bases.length; b++) {
+                        o[bases[b]] = a[from + b];
+                    }
+                }
+                break;
+            }
+            default: {
+                boolean[] a = src.b();
+                boolean[] o = dst.b();
+                for (int b = 0; b < bases.length; b++) {
+                    o[bases[b]] = a[from + b];
+                }
+                break;
+            }
+        }
+    }
+
     static void indexPutInPlace(Tensor x, Index[] indices, Tensor values, boolean accumulate) {
         Plan p = plan(x, indices);
         if (p.dims == null) {
@@ -183,6 +243,12 @@ final class Indexing {
         if (!Shape.broadcastsTo(v.shape, resultShape)) {
             throw new ShapeException("shape mismatch: value tensor of shape " + Shape.str(v.shape)
                     + " cannot be broadcast to indexing result of shape " + Shape.str(resultShape));
+        }
+        if (p.restShape.length == 0 && !(accumulate && x.dtype() == DType.BOOL)) {
+            // Every dim indexed (the backward of x[mask]): one value per position, into its element.
+            Tensor flat = v.expand(resultShape).contiguous();
+            scatterElements(flat.storage, flat.offset, p.bases, p.view.storage, accumulate);
+            return;
         }
         // Values in the computation layout: B dims first, then the rest.
         Tensor vc = v.expand(resultShape).permute(Shape.inversePermutation(p.toResultOrder()));

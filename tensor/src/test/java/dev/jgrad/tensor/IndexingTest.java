@@ -166,4 +166,47 @@ class IndexingTest {
             org.junit.jupiter.api.Assertions.assertArrayEquals(x.maskedSelect(mask).toFloatArray(), indexed, 0f, "x[mask]");
         }
     }
+
+    /**
+     * index_put with every dim indexed (x[rows, cols] = v, x[mask] += v: what x[mask]'s backward does) writes each value
+     * into its element: a repeated position keeps the last value, or with accumulate adds each in turn; a scalar value
+     * broadcasts; float32, float64, int64 and bool alike.
+     */
+    @Test
+    void indexPutWithEveryDimIndexedWritesEachPosition() {
+        Index[] at = {Index.of(0, 2, 2, 4), Index.of(1, 3, 3, 6)};
+        for (DType t : new DType[] {DType.FLOAT32, DType.FLOAT64, DType.INT64}) {
+            Tensor v = Tensor.of(new float[] {1, 2, 3, 4}, 4).to(t);
+            Tensor put = Tensor.zeros(t, 5, 7).add(Tensor.scalar(10.0, t)).indexPut(at, v, false);
+            Tensor added = Tensor.zeros(t, 5, 7).add(Tensor.scalar(10.0, t)).indexPut(at, v, true);
+            Positions.forEach(new int[] {5, 7}, idx -> {
+                double wantPut = idx[0] == 0 && idx[1] == 1 ? 1 : idx[0] == 2 && idx[1] == 3 ? 3 : idx[0] == 4 && idx[1] == 6 ? 4 : 10;
+                double wantAdd = idx[0] == 0 && idx[1] == 1 ? 11 : idx[0] == 2 && idx[1] == 3 ? 15 : idx[0] == 4 && idx[1] == 6 ? 14 : 10;
+                assertEquals(wantPut, put.getDouble(idx), 0.0, t + " put at " + java.util.Arrays.toString(idx));
+                assertEquals(wantAdd, added.getDouble(idx), 0.0, t + " accumulate at " + java.util.Arrays.toString(idx));
+            });
+        }
+        // (2, 3) is written true, then false: the last stays.
+        Tensor flags = Tensor.zeros(DType.BOOL, 5, 7).indexPut(at, Tensor.of(new boolean[] {true, true, false, true}, 4), false);
+        assertEquals(2, (int) flags.sum().getLong());
+        assertEquals(false, flags.getBool(2, 3));
+        java.util.Random r = new java.util.Random(37);
+        for (int trial = 0; trial < 6; trial++) {
+            int a = 3 + r.nextInt(20);
+            int b = 2 + r.nextInt(30);
+            Tensor mask = Tensor.rand(new Generator(300 + trial), a, b).lt(0.5);
+            int hits = (int) mask.sum().getLong();
+            Tensor values = Tensor.randn(new Generator(400 + trial), hits);
+            Tensor x = Tensor.randn(new Generator(500 + trial), a, b);
+            Tensor put = x.indexPut(new Index[] {Index.of(mask)}, values, true);
+            Tensor filled = x.indexPut(new Index[] {Index.of(mask)}, Tensor.scalar(-2.0, DType.FLOAT32), false);
+            int[] k = {0};
+            Positions.forEach(new int[] {a, b}, idx -> {
+                boolean hit = mask.getBool(idx);
+                float want = hit ? (float) x.getDouble(idx) + (float) values.getDouble(k[0]++) : (float) x.getDouble(idx);
+                assertEquals(want, (float) put.getDouble(idx), 0f, "x[mask] += v at " + java.util.Arrays.toString(idx));
+                assertEquals(hit ? -2.0 : x.getDouble(idx), filled.getDouble(idx), 0.0, "x[mask] = -2 at " + java.util.Arrays.toString(idx));
+            });
+        }
+    }
 }
