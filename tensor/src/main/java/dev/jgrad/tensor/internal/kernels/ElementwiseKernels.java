@@ -27,7 +27,10 @@ public interface ElementwiseKernels {
     /** {@code o[i] = a[i] cmp b[bo + i bs]} for a comparison op, where {@code bs} is 1 or 0 (a scalar right operand). */
     void compare(BinaryOp op, float[] a, int ao, float[] b, int bo, int bs, boolean[] o, int oo, int n);
 
-    /** {@code o[i] = op(a[i])}. */
+    /**
+     * {@code o[i] = op(a[i])}. The output may be the input itself only for EXP (softmax's exponentials in place): the
+     * loops of other ops (SILU, LOG1P) write the output before they are done reading the input.
+     */
     void unary(UnaryOp op, float[] a, int ao, float[] o, int oo, int n);
 
     /**

@@ -376,6 +376,9 @@ final class VectorElementwise implements ElementwiseKernels {
             case LOG:
                 VectorMath.logLoop(a, ao, o, oo, n);
                 return;
+            case LOG1P:
+                VectorMath.log1pLoop(a, ao, o, oo, n);
+                return;
             case SQRT:
                 for (; i < bound; i += L) {
                     FloatVector.fromArray(S, a, ao + i).lanewise(VectorOperators.SQRT).intoArray(o, oo + i);

@@ -118,6 +118,43 @@ final class VectorMath {
         }
     }
 
+    /** Elements per block of {@link #log1pLoop}: its three passes over a block stay in the L1 cache. */
+    private static final int LOG1P_BLOCK = 1024;
+
+    /**
+     * {@code o[i] = log(1 + a[i])} in float: u = 1 + x rounded, log u by {@link #logLoop}, then {@code log(u) x / (u - 1)},
+     * which corrects the rounding of u (u - 1 is exact), or x itself where u is 1 (|x| below half an ulp of 1); within 4
+     * ulp of Math.log1p. Below -1 NaN, -1 negative infinity, infinity itself. Block by block, each pass its own loop (the
+     * log's arithmetic is too large for C2 to inline into a loop of another method, where its vectors would be objects).
+     * o may not be a.
+     */
+    static void log1pLoop(float[] a, int ao, float[] o, int oo, int n) {
+        for (int start = 0; start < n; start += LOG1P_BLOCK) {
+            int len = Math.min(LOG1P_BLOCK, n - start);
+            int i = 0;
+            for (int bound = S.loopBound(len); i < bound; i += L) {
+                FloatVector.fromArray(S, a, ao + start + i).add(1f).intoArray(o, oo + start + i);
+            }
+            for (; i < len; i++) {
+                o[oo + start + i] = a[ao + start + i] + 1f;
+            }
+            logLoop(o, oo + start, o, oo + start, len);
+            i = 0;
+            for (int bound = S.loopBound(len); i < bound; i += L) {
+                FloatVector x = FloatVector.fromArray(S, a, ao + start + i);
+                FloatVector u = x.add(1f);
+                FloatVector d = u.sub(1f);
+                FloatVector r = FloatVector.fromArray(S, o, oo + start + i).mul(x.div(d));
+                r = r.blend(x, d.compare(VectorOperators.EQ, 0f));
+                // Infinity would be infinity times infinity over infinity; -1 needs nothing (log 0 times 1).
+                r.blend(Float.POSITIVE_INFINITY, x.compare(VectorOperators.EQ, Float.POSITIVE_INFINITY)).intoArray(o, oo + start + i);
+            }
+            for (; i < len; i++) {
+                o[oo + start + i] = (float) Math.log1p(a[ao + start + i]);
+            }
+        }
+    }
+
     /**
      * {@code o[i] = log(a[i])} in float: x = m 2^e with m in [sqrt(1/2), sqrt(2)), log x = e ln 2 + log(1 + t), t = m - 1,
      * by Cephes' logf (a degree-8 polynomial in t, ln 2 split in two), within 2 ulp of Math.log; subnormals are scaled by

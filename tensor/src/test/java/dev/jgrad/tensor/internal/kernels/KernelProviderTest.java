@@ -241,6 +241,32 @@ class KernelProviderTest {
     }
 
     @Test
+    void log1pIsWithinFourUlpOfMathLog1pOverTheWholeRange() {
+        // Every 4099th float of either sign from the smallest subnormal up (the negatives stop at -1, past which the
+        // answer is NaN), then the special values; more than one block of the kernel, and a tail.
+        int half = 0x7f800000 / 4099;
+        int count = 2 * half + 12;
+        float[] x = new float[count];
+        for (int i = 0; i < half; i++) {
+            x[i] = Float.intBitsToFloat(1 + i * 4099);
+            x[half + i] = -Math.min(1f, Float.intBitsToFloat(1 + i * 4099));
+        }
+        float[] special = {0f, -0f, Float.POSITIVE_INFINITY, Float.NaN, -1f, Float.NEGATIVE_INFINITY, -1.5f, Float.MIN_VALUE,
+                           -0.99999994f, 5.9604645e-8f, -2.9802322e-8f, Float.MAX_VALUE};
+        System.arraycopy(special, 0, x, count - 12, 12);
+        float[] got = new float[count];
+        Kernels.ELEMENTWISE.unary(UnaryOp.LOG1P, x, 0, got, 0, count);
+        for (int i = 0; i < count; i++) {
+            float want = (float) Math.log1p(x[i]);
+            if (Float.isNaN(want) || Float.isInfinite(want) || want == 0f) {
+                assertEquals(Float.floatToIntBits(want), Float.floatToIntBits(got[i]), "log1p(" + x[i] + ")");
+            } else {
+                assertEquals(want, got[i], 4 * Math.ulp(want), "log1p(" + x[i] + ")");
+            }
+        }
+    }
+
+    @Test
     void extremesMatchThePlainLoopsBitForBit() {
         for (int n : new int[] {0, 1, 15, 16, 63, 64, 65, 100, 200, 1000}) {
             for (int plant = 0; plant < 4; plant++) {
