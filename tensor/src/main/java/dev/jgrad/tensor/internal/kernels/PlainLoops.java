@@ -74,16 +74,7 @@ final class PlainLoops {
                     }
                     return;
                 case POW:
-                    // The exponents a square and its gradient use, where the result is Math.pow's without calling it: a
-                    // float's square is exact in double, so it rounds to float as the float product does.
-                    if (s == 2f) {
-                        for (int i = 0; i < n; i++) {
-                            o[oo + i] = a[ao + i] * a[ao + i];
-                        }
-                        return;
-                    }
-                    if (s == 1f) {
-                        System.arraycopy(a, ao, o, oo, n);
+                    if (powByConstant(a, ao, 1, s, o, oo, 1, n)) {
                         return;
                     }
                     break;
@@ -123,6 +114,9 @@ final class PlainLoops {
                 }
                 return;
             default:
+                if (op == BinaryOp.POW && bs == 0 && powByConstant(a, ao, as, b[bo], o, oo, os, n)) {
+                    return;
+                }
                 for (int i = 0; i < n; i++) {
                     o[oo + i * os] = (float) op.apply(a[ao + i * as], b[bo + i * bs]);
                 }
@@ -166,6 +160,61 @@ final class PlainLoops {
             default:
                 throw new AssertionError(op);
         }
+    }
+
+    /**
+     * {@code o[i] = a[i]^s} without Math.pow for the exponents that have a short form, as PyTorch's pow has (its scalar
+     * fast paths), computed in double and rounded once to float: 2 (a float's square is exact in double) and 1 exactly,
+     * 3, 4, -1 and -2 from products and a quotient, 0.5 and -0.5 from a square root, with pow's +0 and +infinity
+     * (0.5), +infinity and +0 (-0.5) for -0 and -infinity, where a square root gives -0 and NaN. Math.pow's double is
+     * within an ulp of the same doubles, so the floats agree with (float) Math.pow (bit for bit on the values the tests
+     * try). False for any other exponent. Every layout of a takes this path, so a strided tensor's powers have a
+     * contiguous one's bits.
+     */
+    private static boolean powByConstant(float[] a, int ao, int as, float s, float[] o, int oo, int os, int n) {
+        if (s == 2f) {
+            for (int i = 0; i < n; i++) {
+                o[oo + i * os] = a[ao + i * as] * a[ao + i * as];
+            }
+        } else if (s == 1f) {
+            for (int i = 0; i < n; i++) {
+                o[oo + i * os] = a[ao + i * as];
+            }
+        } else if (s == 3f) {
+            for (int i = 0; i < n; i++) {
+                double v = a[ao + i * as];
+                o[oo + i * os] = (float) (v * v * v);
+            }
+        } else if (s == 4f) {
+            for (int i = 0; i < n; i++) {
+                double v = a[ao + i * as];
+                double sq = v * v;
+                o[oo + i * os] = (float) (sq * sq);
+            }
+        } else if (s == -1f) {
+            for (int i = 0; i < n; i++) {
+                o[oo + i * os] = (float) (1.0 / a[ao + i * as]);
+            }
+        } else if (s == -2f) {
+            for (int i = 0; i < n; i++) {
+                double v = a[ao + i * as];
+                o[oo + i * os] = (float) (1.0 / (v * v));
+            }
+        } else if (s == 0.5f) {
+            for (int i = 0; i < n; i++) {
+                // Adding +0 turns -0 into +0; -infinity is the one input whose root is not pow's.
+                double v = a[ao + i * as] + 0.0;
+                o[oo + i * os] = v == Double.NEGATIVE_INFINITY ? Float.POSITIVE_INFINITY : (float) Math.sqrt(v);
+            }
+        } else if (s == -0.5f) {
+            for (int i = 0; i < n; i++) {
+                double v = a[ao + i * as] + 0.0;
+                o[oo + i * os] = v == Double.NEGATIVE_INFINITY ? 0f : (float) (1.0 / Math.sqrt(v));
+            }
+        } else {
+            return false;
+        }
+        return true;
     }
 
     /** The plain loops of {@link ElementwiseLoops#unaryF}: the reference, and what runs for strided operands. */

@@ -299,6 +299,11 @@ final class VectorElementwise implements ElementwiseKernels {
                     FloatVector.fromArray(S, a, ao + i).div(sv).intoArray(o, oo + i);
                 }
                 break;
+            case POW: {
+                int done = VectorMath.powByConstant(a, ao, s, o, oo, n);
+                PLAIN.binaryScalar(op, a, ao + done, b, bo, o, oo + done, n - done);
+                return;
+            }
             default:
                 PLAIN.binaryScalar(op, a, ao, b, bo, o, oo, n);
                 return;

@@ -252,6 +252,57 @@ final class VectorMath {
         }
     }
 
+    /** Floats as many as {@link #D} holds doubles: each converts to one double vector and back, lane for lane. */
+    private static final VectorSpecies<Float> HALF = VectorSpecies.of(float.class, VectorShape.forBitSize(S.vectorBitSize() / 2));
+
+    /**
+     * {@code o[i] = a[i]^s} for the exponents with a short form, the same doubles as the plain loop's
+     * ({@code PlainLoops.powByConstant}) a vector at a time: -1 and 0.5 in float (a float quotient or square root
+     * rounded through double is the float one), 3, 4, -2 and -0.5 in double, half a float vector at a time. Returns how
+     * many leading elements it wrote (a multiple of the vector length, 0 for any other exponent): the rest are the plain
+     * loop's.
+     */
+    static int powByConstant(float[] a, int ao, float s, float[] o, int oo, int n) {
+        int i = 0;
+        if (s == -1f) {
+            for (int bound = S.loopBound(n); i < bound; i += L) {
+                ONE.div(FloatVector.fromArray(S, a, ao + i)).intoArray(o, oo + i);
+            }
+        } else if (s == 0.5f) {
+            for (int bound = S.loopBound(n); i < bound; i += L) {
+                // +0 turns -0 into +0; pow(-infinity, 0.5) is +infinity, where the root is NaN.
+                FloatVector x = FloatVector.fromArray(S, a, ao + i);
+                x.add(0f).sqrt().blend(Float.POSITIVE_INFINITY, x.compare(VectorOperators.EQ, Float.NEGATIVE_INFINITY)).intoArray(o, oo + i);
+            }
+        } else if (s == 3f) {
+            for (int bound = HALF.loopBound(n); i < bound; i += HALF.length()) {
+                DoubleVector v = (DoubleVector) FloatVector.fromArray(HALF, a, ao + i).convertShape(VectorOperators.F2D, D, 0);
+                ((FloatVector) v.mul(v).mul(v).convertShape(VectorOperators.D2F, HALF, 0)).intoArray(o, oo + i);
+            }
+        } else if (s == 4f) {
+            for (int bound = HALF.loopBound(n); i < bound; i += HALF.length()) {
+                DoubleVector v = (DoubleVector) FloatVector.fromArray(HALF, a, ao + i).convertShape(VectorOperators.F2D, D, 0);
+                DoubleVector sq = v.mul(v);
+                ((FloatVector) sq.mul(sq).convertShape(VectorOperators.D2F, HALF, 0)).intoArray(o, oo + i);
+            }
+        } else if (s == -2f) {
+            DoubleVector one = DoubleVector.broadcast(D, 1.0);
+            for (int bound = HALF.loopBound(n); i < bound; i += HALF.length()) {
+                DoubleVector v = (DoubleVector) FloatVector.fromArray(HALF, a, ao + i).convertShape(VectorOperators.F2D, D, 0);
+                ((FloatVector) one.div(v.mul(v)).convertShape(VectorOperators.D2F, HALF, 0)).intoArray(o, oo + i);
+            }
+        } else if (s == -0.5f) {
+            DoubleVector one = DoubleVector.broadcast(D, 1.0);
+            for (int bound = HALF.loopBound(n); i < bound; i += HALF.length()) {
+                // +0 turns -0 into +0 (pow gives +infinity); pow(-infinity, -0.5) is +0, where the root is NaN.
+                DoubleVector v = (DoubleVector) FloatVector.fromArray(HALF, a, ao + i).convertShape(VectorOperators.F2D, D, 0);
+                DoubleVector r = one.div(v.add(0.0).sqrt()).blend(0.0, v.compare(VectorOperators.EQ, Double.NEGATIVE_INFINITY));
+                ((FloatVector) r.convertShape(VectorOperators.D2F, HALF, 0)).intoArray(o, oo + i);
+            }
+        }
+        return i;
+    }
+
     /** Doubles in a vector as wide as {@link #S}: a float vector's lanes are converted to two of them. */
     private static final VectorSpecies<Double> D = VectorSpecies.of(double.class, VectorShape.forBitSize(S.vectorBitSize()));
 
