@@ -129,40 +129,24 @@ final class Indexing {
         return out;
     }
 
-    /** {@code dst[b] = src[bases[b]]} for every b, dst contiguous from 0 and of src's dtype. */
+    /**
+     * {@code dst[b] = src[bases[b]]} for every b, dst contiguous from 0 and of src's dtype: float32 (gradients, masked
+     * values) by its array, the other dtypes element by element through the storage.
+     */
     private static void gatherElements(Storage src, int[] bases, Storage dst) {
-        switch (dst.dtype) {
-            case FLOAT32: {
-                float[] a = src.f();
-                float[] o = dst.f();
-                for (int b = 0; b < bases.length; b++) {
-                    o[b] = a[bases[b]];
-                }
-                break;
+        if (dst.dtype == DType.FLOAT32) {
+            float[] a = src.f();
+            float[] o = dst.f();
+            for (int b = 0; b < bases.length; b++) {
+                o[b] = a[bases[b]];
             }
-            case FLOAT64: {
-                double[] a = src.d();
-                double[] o = dst.d();
-                for (int b = 0; b < bases.length; b++) {
-                    o[b] = a[bases[b]];
-                }
-                break;
+        } else if (dst.dtype == DType.INT64) {
+            for (int b = 0; b < bases.length; b++) {
+                dst.setLong(b, src.getLong(bases[b]));
             }
-            case INT64: {
-                long[] a = src.l();
-                long[] o = dst.l();
-                for (int b = 0; b < bases.length; b++) {
-                    o[b] = a[bases[b]];
-                }
-                break;
-            }
-            default: {
-                boolean[] a = src.b();
-                boolean[] o = dst.b();
-                for (int b = 0; b < bases.length; b++) {
-                    o[b] = a[bases[b]];
-                }
-                break;
+        } else {
+            for (int b = 0; b < bases.length; b++) {
+                dst.setDouble(b, src.getDouble(bases[b]));
             }
         }
     }
@@ -170,59 +154,30 @@ final class Indexing {
     /**
      * {@code dst[bases[b]] = src[from + b]} for every b in order (a repeated position keeps the last), or with
      * {@code accumulate} {@code +=} (a repeated position adds each in turn); src and dst of one dtype, not bool when
-     * accumulating.
+     * accumulating. Float32 (the backward of x[mask]) by its array, the other dtypes through the storage.
      */
     private static void scatterElements(Storage src, int from, int[] bases, Storage dst, boolean accumulate) {
-        switch (dst.dtype) {
-            case FLOAT32: {
-                float[] a = src.f();
-                float[] o = dst.f();
-                if (accumulate) {
-                    for (int b = 0; b < bases.length; b++) {
-                        o[bases[b]] += a[from + b];
-                    }
-                } else {
-                    for (int b = 0; b < bases.length; b++) {
-                        o[bases[b]] = a[from + b];
-                    }
+        if (dst.dtype == DType.FLOAT32) {
+            float[] a = src.f();
+            float[] o = dst.f();
+            if (accumulate) {
+                for (int b = 0; b < bases.length; b++) {
+                    o[bases[b]] += a[from + b];
                 }
-                break;
-            }
-            case FLOAT64: {
-                double[] a = src.d();
-                double[] o = dst.d();
-                if (accumulate) {
-                    for (int b = 0; b < bases.length; b++) {
-                        o[bases[b]] += a[from + b];
-                    }
-                } else {
-                    for (int b = 0; b < bases.length; b++) {
-                        o[bases[b]] = a[from + b];
-                    }
-                }
-                break;
-            }
-            case INT64: {
-                long[] a = src.l();
-                long[] o = dst.l();
-                if (accumulate) {
-                    for (int b = 0; b < bases.length; b++) {
-                        o[bases[b]] += a[from + b];
-                    }
-                } else {
-                    for (int b = 0; b < bases.length; b++) {
-                        o[bases[b]] = a[from + b];
-                    }
-                }
-                break;
-            }
-            default: {
-                boolean[] a = src.b();
-                boolean[] o = dst.b();
+            } else {
                 for (int b = 0; b < bases.length; b++) {
                     o[bases[b]] = a[from + b];
                 }
-                break;
+            }
+        } else if (dst.dtype == DType.INT64) {
+            for (int b = 0; b < bases.length; b++) {
+                long v = src.getLong(from + b);
+                dst.setLong(bases[b], accumulate ? dst.getLong(bases[b]) + v : v);
+            }
+        } else {
+            for (int b = 0; b < bases.length; b++) {
+                double v = src.getDouble(from + b);
+                dst.setDouble(bases[b], accumulate ? dst.getDouble(bases[b]) + v : v);
             }
         }
     }
