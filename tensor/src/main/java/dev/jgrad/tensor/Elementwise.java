@@ -118,6 +118,9 @@ final class Elementwise {
         }
     }
 
+    /** The scalar right operand of logical_not's comparison with zero. */
+    private static final float[] ZERO = {0f};
+
     static Tensor unary(UnaryOp op, Tensor x) {
         DType in = x.dtype();
         DType ct = op.domain == UnaryOp.Domain.FLOAT && !in.isFloating() ? DType.FLOAT32 : in;
@@ -138,6 +141,14 @@ final class Elementwise {
                         o[off[0] + i * rs] = !b[off[1] + i * xs];
                     }
                 });
+                return r;
+            }
+            if (in == DType.FLOAT32) {
+                // isnan(x) is x != x, logical_not(x) is x == 0: the comparison kernels, a vector at a time.
+                float[] a = src.f();
+                boolean nan = op == UnaryOp.ISNAN;
+                it.forEachRowParallel(base, (off, n) -> ElementwiseLoops.compareF(nan ? BinaryOp.NE : BinaryOp.EQ, a, off[1], xs,
+                        nan ? a : ZERO, nan ? off[1] : 0, nan ? xs : 0, o, off[0], rs, n));
                 return r;
             }
             it.forEachRowParallel(base, (off, n) -> {

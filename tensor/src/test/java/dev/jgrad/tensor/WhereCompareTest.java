@@ -154,4 +154,22 @@ class WhereCompareTest {
             }
         }
     }
+
+    /** isnan and logical_not of float32 tensors (contiguous and transposed), element by element: NaN, -0 and +0 planted. */
+    @Test
+    void isnanAndLogicalNotFollowTheirDefinition() {
+        Random r = new Random(59);
+        for (int trial = 0; trial < 10; trial++) {
+            Tensor base = values(r, DType.FLOAT32, 5 + trial, 33);
+            for (Tensor x : new Tensor[] {base, base.t()}) {
+                Tensor nan = x.isnan();
+                Tensor not = x.logicalNot();
+                Positions.forEach(x.shape(), idx -> {
+                    double v = x.getDouble(idx);
+                    assertEquals(Double.isNaN(v), nan.getBool(idx), "isnan(" + v + ")");
+                    assertEquals(v == 0.0, not.getBool(idx), "logical_not(" + v + ")");
+                });
+            }
+        }
+    }
 }

@@ -384,6 +384,21 @@ final class VectorElementwise implements ElementwiseKernels {
             case LOG1P:
                 VectorMath.log1pLoop(a, ao, o, oo, n);
                 return;
+            case SOFTPLUS:
+                VectorMath.softplusLoop(a, ao, o, oo, n);
+                return;
+            case FLOOR:
+                // |x| + 2^23 - 2^23 rounds |x| below 2^23 to an integer; x's sign put back, one taken away where that
+                // rounded up. Larger floats, infinities and NaN are already their floor. Math.floor's bits, -0 included.
+                for (; i < bound; i += L) {
+                    FloatVector x = FloatVector.fromArray(S, a, ao + i);
+                    FloatVector ax = x.abs();
+                    FloatVector r = ax.add(8388608f).sub(8388608f).reinterpretAsInts()
+                            .or(x.reinterpretAsInts().and(0x80000000)).reinterpretAsFloats();
+                    r = r.sub(FloatVector.zero(S).blend(1f, r.compare(VectorOperators.GT, x)));
+                    r.blend(x, ax.compare(VectorOperators.GE, 8388608f).or(x.compare(VectorOperators.NE, x))).intoArray(o, oo + i);
+                }
+                break;
             case SQRT:
                 for (; i < bound; i += L) {
                     FloatVector.fromArray(S, a, ao + i).lanewise(VectorOperators.SQRT).intoArray(o, oo + i);

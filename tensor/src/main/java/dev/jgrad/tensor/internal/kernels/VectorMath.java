@@ -118,6 +118,35 @@ final class VectorMath {
         }
     }
 
+    /** Each thread's scratch block of e^x for {@link #softplusLoop}. */
+    private static final ThreadBuffer SOFTPLUS_EXP = new ThreadBuffer();
+
+    /**
+     * {@code o[i] = a[i] > 20 ? a[i] : log(1 + e^a[i])} (softplus with PyTorch's threshold of 20), block by block: e^x
+     * by {@link #expLoop} into a scratch block, its {@link #log1pLoop} into o, then x itself past the threshold. Within
+     * a few ulp of the double formula; below about -87 (where e^x is no normal float) 0, where the true value is
+     * subnormal. o may not be a.
+     */
+    static void softplusLoop(float[] a, int ao, float[] o, int oo, int n) {
+        float[] e = SOFTPLUS_EXP.get(LOG1P_BLOCK);
+        for (int start = 0; start < n; start += LOG1P_BLOCK) {
+            int len = Math.min(LOG1P_BLOCK, n - start);
+            expLoop(a, ao + start, e, 0, len, 1f, 0f, false);
+            log1pLoop(e, 0, o, oo + start, len);
+            int i = 0;
+            for (int bound = S.loopBound(len); i < bound; i += L) {
+                FloatVector x = FloatVector.fromArray(S, a, ao + start + i);
+                FloatVector.fromArray(S, o, oo + start + i).blend(x, x.compare(VectorOperators.GT, 20f)).intoArray(o, oo + start + i);
+            }
+            for (; i < len; i++) {
+                float x = a[ao + start + i];
+                if (x > 20f) {
+                    o[oo + start + i] = x;
+                }
+            }
+        }
+    }
+
     /** Elements per block of {@link #log1pLoop}: its three passes over a block stay in the L1 cache. */
     private static final int LOG1P_BLOCK = 1024;
 

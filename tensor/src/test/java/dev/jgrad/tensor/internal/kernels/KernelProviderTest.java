@@ -267,6 +267,48 @@ class KernelProviderTest {
     }
 
     @Test
+    void floorIsMathFloorBitForBitOverTheWholeRange() {
+        // Every 4099th float of either sign, so fractions, integers, the floats past 2^23 and the special values.
+        int half = 0x7f800000 / 4099;
+        float[] special = {0f, -0f, Float.POSITIVE_INFINITY, Float.NEGATIVE_INFINITY, Float.NaN, -0.5f, 0.5f, -2.5f, 2.5f,
+                           8388607.5f, -8388607.5f, 8388608f, -4194304.5f, Float.MIN_VALUE, -Float.MIN_VALUE, -0.99999994f};
+        float[] x = new float[2 * half + special.length];
+        for (int i = 0; i < half; i++) {
+            x[i] = Float.intBitsToFloat(1 + i * 4099);
+            x[half + i] = -x[i];
+        }
+        System.arraycopy(special, 0, x, 2 * half, special.length);
+        float[] got = new float[x.length];
+        Kernels.ELEMENTWISE.unary(UnaryOp.FLOOR, x, 0, got, 0, x.length);
+        for (int i = 0; i < x.length; i++) {
+            assertEquals(Float.floatToIntBits((float) Math.floor(x[i])), Float.floatToIntBits(got[i]), "floor(" + x[i] + ")");
+        }
+    }
+
+    @Test
+    void softplusIsWithinEightUlpOfTheDoubleFormula() {
+        // -100 to 100 in steps of about 0.0061 (past e^x's normal range at -87, past the threshold at 20), and the
+        // special values; several blocks and a tail.
+        float[] special = {0f, -0f, 20f, Math.nextUp(20f), Float.POSITIVE_INFINITY, Float.NEGATIVE_INFINITY, Float.NaN, -87.5f, 88.8f};
+        int steps = 32771;
+        float[] x = new float[steps + special.length];
+        for (int i = 0; i < steps; i++) {
+            x[i] = -100f + 200f * i / steps;
+        }
+        System.arraycopy(special, 0, x, steps, special.length);
+        float[] got = new float[x.length];
+        Kernels.ELEMENTWISE.unary(UnaryOp.SOFTPLUS, x, 0, got, 0, x.length);
+        for (int i = 0; i < x.length; i++) {
+            float want = (float) (x[i] > 20 ? x[i] : Math.log1p(Math.exp(x[i])));
+            if (!Float.isFinite(want)) {
+                assertEquals(Float.floatToIntBits(want), Float.floatToIntBits(got[i]), "softplus(" + x[i] + ")");
+            } else {
+                assertEquals(want, got[i], 8 * Math.ulp(want) + 1.2e-38f, "softplus(" + x[i] + ")");
+            }
+        }
+    }
+
+    @Test
     void extremesMatchThePlainLoopsBitForBit() {
         for (int n : new int[] {0, 1, 15, 16, 63, 64, 65, 100, 200, 1000}) {
             for (int plant = 0; plant < 4; plant++) {
