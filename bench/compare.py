@@ -20,7 +20,7 @@ def ratios(ours, theirs):
     for key, value in ours.items():
         # jgrad's ".scoped" variants (one Memory.scope() per call) are compared with PyTorch's plain op.
         their_key = key.replace(".scoped.", ".")
-        if not key.startswith("W") or not isinstance(value, float) or their_key not in theirs:
+        if not key.startswith(("W", "S1.")) or not isinstance(value, float) or their_key not in theirs:
             continue
         other = theirs[their_key]
         out[key] = (value, other, other / value if key.endswith(".gflops") else value / other)

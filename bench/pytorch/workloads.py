@@ -2,7 +2,9 @@
 """The benchmark workloads of DESIGN.md (W1-W13) in PyTorch, with the same keys and units as
 `./jgrad bench --json`, for a side-by-side comparison on one machine.
 
-usage: python3 bench/pytorch/workloads.py [--threads 1,2] [--quick] > P.json
+usage: python3 bench/pytorch/workloads.py [--threads 1,2] [--quick] [--ops] > P.json
+
+--ops times the single ops of `./jgrad bench --only S1` (keys S1.<op>.us) instead of the workloads.
 
 Each workload runs at each thread count (default: 1 and all cores; on 2 vCPUs PyTorch is often faster
 with 1 thread, its OpenMP and OpenBLAS threads contending). The top-level keys hold each workload's
@@ -160,13 +162,52 @@ def measure(threads, quick):
     return out
 
 
+def single_ops(threads, quick):
+    """The single ops of jgrad's SingleOps benchmark (`./jgrad bench --only S1`), same keys: {key: microseconds}."""
+    torch.set_num_threads(threads)
+    torch.manual_seed(1)
+    seconds, repeats = (0.3, 5) if quick else (1.0, 7)
+    x = torch.randn(768, 512)
+    y = torch.randn(768, 512)
+    positive = x.abs()
+    mask = x > 0
+    heads = torch.randn(12, 4, 64, 32)
+    ops = {
+        "transpose_contiguous": lambda: x.t().contiguous(),
+        "permute_contiguous": lambda: heads.permute(0, 2, 1, 3).contiguous(),
+        "cat_dim0": lambda: torch.cat([x, y], 0),
+        "flip_dim1": lambda: x.flip(1),
+        "clone": lambda: x.clone(),
+        "to_float64": lambda: x.to(torch.float64),
+        "gt": lambda: x > y,
+        "where": lambda: torch.where(mask, x, y),
+        "clamp": lambda: x.clamp(-1.0, 1.0),
+        "softmax_dim0": lambda: torch.softmax(x, 0),
+        "logsumexp_dim1": lambda: x.logsumexp(1),
+        "logsumexp_dim0": lambda: x.logsumexp(0),
+        "sum_dim0": lambda: x.sum(0),
+        "argmax_dim1": lambda: x.argmax(1),
+        "prod_dim1": lambda: x.prod(1),
+        "nonzero": lambda: mask.nonzero(),
+        "masked_select": lambda: x.masked_select(mask),
+        "log1p": lambda: positive.log1p(),
+        "softplus": lambda: torch.nn.functional.softplus(x),
+        "floor": lambda: x.floor(),
+        "isnan": lambda: x.isnan(),
+        "pow3": lambda: x.pow(3.0),
+        "pow0_5": lambda: positive.pow(0.5),
+    }
+    return {f"S1.{name}.us": timed(fn, seconds, repeats) * 1e6 for name, fn in ops.items()}
+
+
 def main(argv):
     quick = "--quick" in argv
     cores = os.cpu_count() or 1
     counts = [1, cores] if cores > 1 else [1]
     if "--threads" in argv:
         counts = [int(t) for t in argv[argv.index("--threads") + 1].split(",")]
-    by_threads = {str(t): measure(t, quick) for t in counts}
+    run = single_ops if "--ops" in argv else measure
+    by_threads = {str(t): run(t, quick) for t in counts}
     best, best_threads = {}, {}
     for t, run in by_threads.items():
         for key, value in run.items():

@@ -73,12 +73,13 @@ public final class BenchRunner {
             new Workload("w12GptTrainStep", "W12.gpt_train_step.B12.T64.L4.H4.E128.ms", Unit.MS),
             new Workload("w12GptTrainStepScoped", "W12.gpt_train_step.B12.T64.L4.H4.E128.scoped.ms", Unit.MS),
             new Workload("w13GptGenerate256", "W13.gpt_generate.256_tokens.ms", Unit.MS),
-            new Workload("d1RingAllReduce", "D1.ring_allreduce.N2.loopback.{mb}MB.ms", Unit.MS));
+            new Workload("d1RingAllReduce", "D1.ring_allreduce.N2.loopback.{mb}MB.ms", Unit.MS),
+            new Workload("sSingleOp", "S1.{op}.us", Unit.US));
 
     /**
      * The benchmark methods whose name or key contains a match of {@code regex}, ignoring case
      * ({@code W2}, {@code softmax}, {@code w1Matmul|W4}); for null, the workloads W1-W13 (D1, the all-reduce of
-     * data-parallel training, runs only when named: it has no PyTorch twin).
+     * data-parallel training, and S1, the single ops of {@link SingleOps}, run only when named).
      *
      * @throws IllegalArgumentException naming the choices when the regex is malformed or matches nothing
      */
@@ -243,7 +244,7 @@ public final class BenchRunner {
             Map<String, Object> r = (Map<String, Object>) run.getValue();
             any = r;
             for (Map.Entry<String, Object> e : r.entrySet()) {
-                if (!(e.getValue() instanceof Double) || !e.getKey().startsWith("W")) {
+                if (!(e.getValue() instanceof Double) || !(e.getKey().startsWith("W") || e.getKey().startsWith("S1."))) {
                     continue;
                 }
                 double v = (Double) e.getValue();

@@ -331,6 +331,12 @@ public class Benchmarks {
         }
     }
 
+    /** A single op of {@link SingleOps} in a scope of its own. */
+    @Benchmark
+    public int sSingleOp(SingleOps s) {
+        return scoped(() -> s.call.get().storageOffset());
+    }
+
     @Benchmark
     public float[] d1RingAllReduce(AllReduce s) throws Exception {
         s.go.release();

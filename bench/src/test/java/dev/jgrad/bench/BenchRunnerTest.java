@@ -70,6 +70,7 @@ class BenchRunnerTest {
         assertEquals(List.of("w6MhaFwdBwd", "w6MhaFwdBwdScoped"), BenchRunner.select("mha_fwd"));
         assertEquals(23, BenchRunner.select(null).size());
         assertEquals(List.of("d1RingAllReduce"), BenchRunner.select("D1"));
+        assertEquals(List.of("sSingleOp"), BenchRunner.select("S1"));
         assertEquals(List.of("w8ConvFwdBwd", "w8ConvFwdBwdScoped", "w9LstmFwdBwd", "w9LstmFwdBwdScoped"), BenchRunner.select("W8|lstm"));
     }
 
@@ -93,6 +94,7 @@ class BenchRunnerTest {
         methods.sort(String::compareTo);
         List<String> known = new ArrayList<>(BenchRunner.select(null));
         known.addAll(BenchRunner.select("D1"));
+        known.addAll(BenchRunner.select("S1"));
         known.sort(String::compareTo);
         assertEquals(known, methods, "a benchmark without a key would run and never be reported");
         assertTrue(known.containsAll(BenchRunner.SLOW_TO_WARM), "a misspelt slow-to-warm benchmark would get the short warm-up");
@@ -120,5 +122,18 @@ class BenchRunnerTest {
         assertEquals(List.of(1L, 2L), best.get("threads"));
         assertEquals(runs, best.get("by_threads"));
         assertEquals("quick", best.get("mode"));
+    }
+
+    /** Every single op the benchmark names builds and runs, and the PyTorch script times the same names under the same keys. */
+    @Test
+    void everySingleOpRunsAndHasItsPyTorchTwin() throws Exception {
+        String[] names = SingleOps.class.getField("op").getAnnotation(org.openjdk.jmh.annotations.Param.class).value();
+        String script = java.nio.file.Files.readString(java.nio.file.Path.of("pytorch/workloads.py"));
+        for (String name : names) {
+            assertTrue(SingleOps.of(name).get().numel() > 0, name);
+            assertTrue(script.contains("\"" + name + "\": lambda"), "workloads.py --ops lacks " + name);
+        }
+        assertEquals(23, names.length);
+        assertThrows(IllegalArgumentException.class, () -> SingleOps.of("conv3d"));
     }
 }
