@@ -2,6 +2,7 @@ package dev.jgrad.tensor;
 
 import dev.jgrad.tensor.internal.kernels.Kernels;
 import dev.jgrad.tensor.internal.kernels.Parallel;
+import dev.jgrad.tensor.internal.kernels.ReductionKernels;
 import dev.jgrad.tensor.internal.kernels.ThreadBuffer;
 import dev.jgrad.tensor.internal.kernels.Tuning;
 import java.util.Arrays;
@@ -466,7 +467,7 @@ final class Reduce {
             case MEAN:
                 return Kernels.REDUCTIONS.sum(a, off, stride, n) / n;
             case PROD:
-                return productRun(a, off, stride, n);
+                return stride == 1 ? Kernels.REDUCTIONS.product(a, off, n) : ReductionKernels.productChains(a, off, stride, n);
             case AMAX: {
                 if (stride == 1) {
                     return Kernels.REDUCTIONS.extreme(a, off, n, false);
@@ -520,37 +521,6 @@ final class Reduce {
 
     /** Each thread's scratch row for logsumexp's exponentials, of which only the sum is kept. */
     private static final ThreadBuffer EXP_RUN = new ThreadBuffer();
-
-    /**
-     * The product of n floats in double, by eight partial products over the elements' positions modulo 8 (so that the
-     * multiplications overlap instead of waiting for each other), multiplied together at the end.
-     */
-    static double productRun(float[] a, int off, int stride, int n) {
-        double p0 = 1;
-        double p1 = 1;
-        double p2 = 1;
-        double p3 = 1;
-        double p4 = 1;
-        double p5 = 1;
-        double p6 = 1;
-        double p7 = 1;
-        int i = 0;
-        for (; i + 8 <= n; i += 8) {
-            int at = off + i * stride;
-            p0 *= a[at];
-            p1 *= a[at + stride];
-            p2 *= a[at + 2 * stride];
-            p3 *= a[at + 3 * stride];
-            p4 *= a[at + 4 * stride];
-            p5 *= a[at + 5 * stride];
-            p6 *= a[at + 6 * stride];
-            p7 *= a[at + 7 * stride];
-        }
-        for (; i < n; i++) {
-            p0 *= a[off + i * stride];
-        }
-        return ((p0 * p1) * (p2 * p3)) * ((p4 * p5) * (p6 * p7));
-    }
 
     static double reduceDoubles(Op op, double[] v, int n) {
         switch (op) {

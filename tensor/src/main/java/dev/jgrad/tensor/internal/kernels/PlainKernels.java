@@ -114,6 +114,11 @@ final class PlainKernels {
 
     private static final class Reductions implements ReductionKernels {
         @Override
+        public double product(float[] a, int off, int n) {
+            return ReductionKernels.productChains(a, off, 1, n);
+        }
+
+        @Override
         public float extreme(float[] a, int off, int n, boolean min) {
             float m = min ? Float.POSITIVE_INFINITY : Float.NEGATIVE_INFINITY;
             for (int i = 0; i < n; i++) {

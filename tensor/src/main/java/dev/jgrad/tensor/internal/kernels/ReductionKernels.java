@@ -32,4 +32,50 @@ public interface ReductionKernels {
      * elements are taken in, and the vector width, cannot change the result.
      */
     float extreme(float[] a, int off, int n, boolean min);
+
+    /**
+     * The product of n contiguous floats in double, as {@link #productChains} takes it: the same bits in every
+     * implementation and vector width.
+     */
+    double product(float[] a, int off, int n);
+
+    /**
+     * The product of n floats {@code stride} apart in double, by eight partial products over the elements' positions
+     * modulo 8 (so that the multiplications overlap instead of waiting for each other), the elements past the last
+     * whole eight multiplied into the first, the eight multiplied together at the end as
+     * {@code ((p0 p1)(p2 p3))((p4 p5)(p6 p7))}.
+     */
+    static double productChains(float[] a, int off, int stride, int n) {
+        double p0 = 1;
+        double p1 = 1;
+        double p2 = 1;
+        double p3 = 1;
+        double p4 = 1;
+        double p5 = 1;
+        double p6 = 1;
+        double p7 = 1;
+        int i = 0;
+        for (; i + 8 <= n; i += 8) {
+            int at = off + i * stride;
+            p0 *= a[at];
+            p1 *= a[at + stride];
+            p2 *= a[at + 2 * stride];
+            p3 *= a[at + 3 * stride];
+            p4 *= a[at + 4 * stride];
+            p5 *= a[at + 5 * stride];
+            p6 *= a[at + 6 * stride];
+            p7 *= a[at + 7 * stride];
+        }
+        return productOf(p0, p1, p2, p3, p4, p5, p6, p7, a, off + i * stride, stride, n - i);
+    }
+
+    /** The tail of {@link #productChains}: the last {@code rest} elements into p0, then the eight multiplied out. */
+    static double productOf(double p0, double p1, double p2, double p3, double p4, double p5, double p6, double p7,
+                            float[] a, int at, int stride, int rest) {
+        double first = p0;
+        for (int k = 0; k < rest; k++) {
+            first *= a[at + k * stride];
+        }
+        return ((first * p1) * (p2 * p3)) * ((p4 * p5) * (p6 * p7));
+    }
 }

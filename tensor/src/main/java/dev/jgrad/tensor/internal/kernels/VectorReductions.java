@@ -1,7 +1,9 @@
 package dev.jgrad.tensor.internal.kernels;
 
+import jdk.incubator.vector.DoubleVector;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.VectorOperators;
+import jdk.incubator.vector.VectorShape;
 import jdk.incubator.vector.VectorSpecies;
 
 /** The Vector API's sums over float32 rows; strided and short rows go to the plain family. Loaded only where jdk.incubator.vector is present. */
@@ -119,6 +121,43 @@ final class VectorReductions implements ReductionKernels {
     }
 
     /** Copies {@code len} floats and returns their sum: two vector accumulators of float lanes, then the tail in double. */
+    /** Four or eight doubles a vector: the product's eight chains as one vector of eight lanes or two of four. */
+    private static final VectorSpecies<Double> D = DoubleVector.SPECIES_PREFERRED;
+    /** Floats as many as {@link #D} holds doubles. */
+    private static final VectorSpecies<Float> F = VectorSpecies.of(float.class, VectorShape.forBitSize(D.vectorBitSize() / 2));
+
+    /**
+     * {@link ReductionKernels#productChains}'s eight chains held in double lanes: chain k is lane k of one vector of
+     * eight, or lane k mod 4 of the first or second of two vectors of four; each eight floats converted and multiplied
+     * in, so every chain sees the same factors in the same order, and the same bits come out.
+     */
+    @Override
+    public double product(float[] a, int off, int n) {
+        int lanes = D.length();
+        if (lanes != 8 && lanes != 4 || n < 16) {
+            return PLAIN.product(a, off, n);
+        }
+        DoubleVector lo = DoubleVector.broadcast(D, 1.0);
+        DoubleVector hi = DoubleVector.broadcast(D, 1.0);
+        int i = 0;
+        if (lanes == 8) {
+            for (; i + 8 <= n; i += 8) {
+                lo = lo.mul((DoubleVector) FloatVector.fromArray(F, a, off + i).convertShape(VectorOperators.F2D, D, 0));
+            }
+        } else {
+            for (; i + 8 <= n; i += 8) {
+                lo = lo.mul((DoubleVector) FloatVector.fromArray(F, a, off + i).convertShape(VectorOperators.F2D, D, 0));
+                hi = hi.mul((DoubleVector) FloatVector.fromArray(F, a, off + i + 4).convertShape(VectorOperators.F2D, D, 0));
+            }
+        }
+        if (lanes == 8) {
+            return ReductionKernels.productOf(lo.lane(0), lo.lane(1), lo.lane(2), lo.lane(3), lo.lane(4), lo.lane(5), lo.lane(6),
+                    lo.lane(7), a, off + i, 1, n - i);
+        }
+        return ReductionKernels.productOf(lo.lane(0), lo.lane(1), lo.lane(2), lo.lane(3), hi.lane(0), hi.lane(1), hi.lane(2),
+                hi.lane(3), a, off + i, 1, n - i);
+    }
+
     @Override
     public float extreme(float[] a, int off, int n, boolean min) {
         if (n < 4 * L) {

@@ -309,6 +309,32 @@ class KernelProviderTest {
     }
 
     @Test
+    void productsMatchThePlainChainsBitForBit() {
+        // Lengths around the vector's eight and the tail; factors near 1 with a zero, an infinity or a NaN planted.
+        for (int n : new int[] {0, 1, 7, 8, 15, 16, 17, 23, 24, 31, 64, 100, 1000, 4099}) {
+            for (int plant = 0; plant < 4; plant++) {
+                float[] a = values(n + 3, 0.5f, 2f);
+                if (n > 20) {
+                    a[3 + n / 2] = plant == 1 ? 0f : plant == 2 ? Float.POSITIVE_INFINITY : plant == 3 ? Float.NaN : a[3 + n / 2];
+                }
+                double want = ReductionKernels.productChains(a, 3, 1, n);
+                assertEquals(Double.doubleToRawLongBits(want), Double.doubleToRawLongBits(plain.reductions().product(a, 3, n)), "plain n=" + n);
+                assertEquals(Double.doubleToRawLongBits(want), Double.doubleToRawLongBits(Kernels.REDUCTIONS.product(a, 3, n)),
+                        "n=" + n + " plant " + plant);
+                double sequential = 1;
+                for (int i = 0; i < n; i++) {
+                    sequential *= a[3 + i];
+                }
+                if (Double.isFinite(sequential)) {
+                    assertEquals(sequential, want, Math.abs(sequential) * 1e-13, "against one chain, n=" + n);
+                } else {
+                    assertEquals(Double.doubleToRawLongBits(sequential), Double.doubleToRawLongBits(want), "against one chain, n=" + n);
+                }
+            }
+        }
+    }
+
+    @Test
     void extremesMatchThePlainLoopsBitForBit() {
         for (int n : new int[] {0, 1, 15, 16, 63, 64, 65, 100, 200, 1000}) {
             for (int plant = 0; plant < 4; plant++) {
