@@ -375,24 +375,34 @@ final class Reduce {
             return false;
         }
         float[] f = x.storage.f();
-        double[] acc = new double[cols];
-        float[] run = new float[cols];
+        float[] out = r.storage.f();
+        // Columns split across the threads in ranges: each column's sum is the same whatever range it falls in.
+        int grain = Math.max(16, Tuning.parallelMin() / 2 / count);
+        Parallel.forRange(cols, grain, (c0, c1) -> columnRangeSums(op == Op.MEAN, f, x.offset, cols, count, c0, c1, out));
+        return true;
+    }
+
+    /**
+     * The sums (or means) of columns {@code [c0, c1)} of a contiguous (count, cols) float32 block at {@code off}: blocks
+     * of {@link #COLUMN_RUN} rows added in float a row at a time, each block's sums then added in double.
+     */
+    private static void columnRangeSums(boolean mean, float[] f, int off, int cols, int count, int c0, int c1, float[] out) {
+        int width = c1 - c0;
+        double[] acc = new double[width];
+        float[] run = new float[width];
         for (int r0 = 0; r0 < count; r0 += COLUMN_RUN) {
             int r1 = Math.min(count, r0 + COLUMN_RUN);
-            System.arraycopy(f, x.offset + r0 * cols, run, 0, cols);
+            System.arraycopy(f, off + r0 * cols + c0, run, 0, width);
             for (int row = r0 + 1; row < r1; row++) {
-                int at = x.offset + row * cols;
-                Kernels.REDUCTIONS.addRow(f, at, run, 0, cols);
+                Kernels.REDUCTIONS.addRow(f, off + row * cols + c0, run, 0, width);
             }
-            for (int c = 0; c < cols; c++) {
+            for (int c = 0; c < width; c++) {
                 acc[c] += run[c];
             }
         }
-        float[] out = r.storage.f();
-        for (int c = 0; c < cols; c++) {
-            out[c] = (float) (op == Op.MEAN ? acc[c] / count : acc[c]);
+        for (int c = 0; c < width; c++) {
+            out[c0 + c] = (float) (mean ? acc[c] / count : acc[c]);
         }
-        return true;
     }
 
     private static double runSum(Storage s, int off, int stride, int n) {

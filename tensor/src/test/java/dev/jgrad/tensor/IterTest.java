@@ -25,6 +25,7 @@ class IterTest {
      * among the threads, in pieces that cover it once, each operand's offset at its own stride.
      */
     @Test
+    @org.junit.jupiter.api.extension.ExtendWith(AllThreads.class)
     void aSingleLargeRowIsSplitAcrossTheThreads() {
         Backend.setThreads(2);
         int n = 4 * Tuning.parallelMin() + 37;
@@ -54,6 +55,7 @@ class IterTest {
 
     /** The same numbers whether an in-place op on contiguous tensors is split or not. */
     @Test
+    @org.junit.jupiter.api.extension.ExtendWith(AllThreads.class)
     void anInPlaceOpOnContiguousTensorsGivesTheSameBitsOnOneAndTwoThreads() {
         Generator g = new Generator(3);
         Tensor x = Tensor.randn(g, 300, 211);

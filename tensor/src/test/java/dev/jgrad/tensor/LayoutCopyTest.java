@@ -66,6 +66,7 @@ class LayoutCopyTest {
     }
 
     @Test
+    @org.junit.jupiter.api.extension.ExtendWith(AllThreads.class)
     void largeCopiesAreTheSameOnOneThreadAndOnTwo() {
         // Past the size from which a copy is split across the threads; rows a multiple of neither 16 nor 8.
         Tensor x = Tensor.randn(new Generator(8), 517, 263);

@@ -189,6 +189,7 @@ class ReduceTest {
     }
 
     @Test
+    @org.junit.jupiter.api.extension.ExtendWith(AllThreads.class)
     void softmaxOfLargeRowsIsTheSameOnOneThreadAndOnSeveral() {
         // (97, 515) from offset 515 of a bigger tensor: rows not a multiple of the vector length, a
         // storage offset, and enough elements that several threads share the rows (and overlap the

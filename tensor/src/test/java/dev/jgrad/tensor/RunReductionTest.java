@@ -143,4 +143,34 @@ class RunReductionTest {
         assertEquals(Float.floatToRawIntBits(0f), Float.floatToRawIntBits((float) ones.min(1, false).values().getDouble(1)));
         assertEquals(0L, ones.argmin(1, false).getLong(1));
     }
+
+    /**
+     * Sums and means over the leading dim of a float32 matrix large enough to be split across the threads by columns:
+     * the same bits on one thread and on two, and each column within float rounding of its sum in double.
+     */
+    @Test
+    @org.junit.jupiter.api.extension.ExtendWith(AllThreads.class)
+    void columnSumsAreTheSameOnOneThreadAndOnTwo() {
+        Tensor x = Tensor.randn(new Generator(21), 301, 517);
+        int before = Backend.threads();
+        try {
+            Backend.setThreads(1);
+            float[] sum1 = x.sum(0, false).toFloatArray();
+            float[] mean1 = x.mean(new int[] {0}, true).toFloatArray();
+            Backend.setThreads(2);
+            float[] sum2 = x.sum(0, false).toFloatArray();
+            org.junit.jupiter.api.Assertions.assertArrayEquals(sum1, sum2, 0f, "sum over dim 0");
+            org.junit.jupiter.api.Assertions.assertArrayEquals(mean1, x.mean(new int[] {0}, true).toFloatArray(), 0f, "mean over dim 0");
+            for (int c = 0; c < 517; c++) {
+                double want = 0;
+                for (int r = 0; r < 301; r++) {
+                    want += x.getDouble(r, c);
+                }
+                assertEquals(want, sum2[c], 1e-4, "column " + c);
+                assertEquals(want / 301, mean1[c], 1e-6, "mean of column " + c);
+            }
+        } finally {
+            Backend.setThreads(before);
+        }
+    }
 }

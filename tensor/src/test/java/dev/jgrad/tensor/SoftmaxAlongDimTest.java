@@ -69,6 +69,7 @@ class SoftmaxAlongDimTest {
     }
 
     @Test
+    @org.junit.jupiter.api.extension.ExtendWith(AllThreads.class)
     void theThreadCountDoesNotChangeTheBits() {
         Tensor x = Tensor.randn(new Generator(9), 64, 3, 700);
         Backend.setThreads(1);

@@ -9,7 +9,7 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * compilers ({@link CompilerLoad}) or another process ({@link HelperLag}) are doing; after it, both rules are restored,
  * and so is the thread count, which the test may set with {@link Parallel#setThreads}.
  */
-final class HelpersAlwaysRun implements BeforeEachCallback, AfterEachCallback {
+public final class HelpersAlwaysRun implements BeforeEachCallback, AfterEachCallback {
     private static final ExtensionContext.Namespace NS = ExtensionContext.Namespace.create(HelpersAlwaysRun.class);
 
     @Override
