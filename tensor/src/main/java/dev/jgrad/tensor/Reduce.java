@@ -74,6 +74,11 @@ final class Reduce {
         final int[] offsets;
 
         Plan(Tensor x, boolean[] red) {
+            this(x, red, reducedLayout(x, red));
+        }
+
+        /** A plan whose reduced layout, {@link #reducedLayout reducedLayout(x, red)}, the caller has already made. */
+        Plan(Tensor x, boolean[] red, Iter it) {
             int nk = red.length - count(red);
             keptShape = new int[nk];
             keptStrides = new int[nk];
@@ -83,7 +88,6 @@ final class Reduce {
                     keptStrides[k++] = x.strides[i];
                 }
             }
-            Iter it = reducedLayout(x, red);
             count = it.numel();
             if (count == 0 || it.rowLength() == count) {
                 runStride = count == 0 ? 0 : it.rowStride(0);
@@ -210,31 +214,28 @@ final class Reduce {
         if (collapsed != null) {
             return collapsed;
         }
-        if ((op == Op.SUM || op == Op.MEAN) && in.isFloating()) {
-            // Decided before a Plan is made: its table of offsets is not needed when the input is walked in memory order.
-            Iter folded = reducedLayout(x, red);
-            int count = folded.numel();
-            if (count == 0 || folded.rowLength() != count || folded.rowStride(0) != 1) {
-                Tensor r = Tensor.zeros(outType, reducedShape(x.shape, red, false));
-                if (!columnSums(op, x, red, count, r)) {
-                    accumulate(op, x, red, count, r);
-                }
-                return keepdim ? r.view(reducedShape(x.shape, red, true)) : r;
+        // The reduced dims' layout decides the paths below, before a Plan (whose table of offsets the first two do not
+        // need) is made from it.
+        Iter folded = reducedLayout(x, red);
+        int count = folded.numel();
+        boolean unitRun = count > 0 && folded.rowLength() == count && folded.rowStride(0) == 1;
+        if ((op == Op.SUM || op == Op.MEAN) && in.isFloating() && !unitRun) {
+            // Sums of elements that are not one unit-stride run are walked in memory order.
+            Tensor r = Tensor.zeros(outType, reducedShape(x.shape, red, false));
+            if (!columnSums(op, x, red, count, r)) {
+                accumulate(op, x, red, count, r);
             }
+            return keepdim ? r.view(reducedShape(x.shape, red, true)) : r;
         }
-        if (in == DType.FLOAT32 && op != Op.SUM && op != Op.MEAN) {
-            Iter folded = reducedLayout(x, red);
-            int count = folded.numel();
-            if (count >= 16 && (folded.rowLength() != count || folded.rowStride(0) != 1) && !repeatsElements(x)) {
-                // The reduced elements are not one unit-stride run (a column, several dims apart): a copy with the
-                // kept dims first and the reduced ones last makes each a run for the vector kernels, at the price
-                // of one (blocked) copy, far less than reading a float per cache line. Not for a view that repeats
-                // elements (expand): its copy could be far larger than its storage.
-                Tensor r = reduce(op, reducedDimsLast(x, red), lastDims(x.shape.length, count(red)), false);
-                return keepdim ? r.view(reducedShape(x.shape, red, true)) : r;
-            }
+        if (in == DType.FLOAT32 && op != Op.SUM && op != Op.MEAN && count >= 16 && !unitRun && !repeatsElements(x)) {
+            // The reduced elements are not one unit-stride run (a column, several dims apart): a copy with the kept dims
+            // first and the reduced ones last makes each a run for the vector kernels, at the price of one (blocked)
+            // copy, far less than reading a float per cache line. Not for a view that repeats elements (expand): its
+            // copy could be far larger than its storage.
+            Tensor r = reduce(op, reducedDimsLast(x, red), lastDims(x.shape.length, count(red)), false);
+            return keepdim ? r.view(reducedShape(x.shape, red, true)) : r;
         }
-        Plan plan = new Plan(x, red);
+        Plan plan = new Plan(x, red, folded);
         Tensor r = Tensor.zeros(outType, plan.keptShape);
         Storage src = x.storage;
         Storage dst = r.storage;

@@ -138,24 +138,19 @@ final class VectorReductions implements ReductionKernels {
             return PLAIN.product(a, off, n);
         }
         DoubleVector lo = DoubleVector.broadcast(D, 1.0);
-        DoubleVector hi = DoubleVector.broadcast(D, 1.0);
+        DoubleVector hi = lo;
         int i = 0;
-        if (lanes == 8) {
-            for (; i + 8 <= n; i += 8) {
-                lo = lo.mul((DoubleVector) FloatVector.fromArray(F, a, off + i).convertShape(VectorOperators.F2D, D, 0));
-            }
-        } else {
-            for (; i + 8 <= n; i += 8) {
-                lo = lo.mul((DoubleVector) FloatVector.fromArray(F, a, off + i).convertShape(VectorOperators.F2D, D, 0));
+        for (; i + 8 <= n; i += 8) {
+            lo = lo.mul((DoubleVector) FloatVector.fromArray(F, a, off + i).convertShape(VectorOperators.F2D, D, 0));
+            if (lanes == 4) {
                 hi = hi.mul((DoubleVector) FloatVector.fromArray(F, a, off + i + 4).convertShape(VectorOperators.F2D, D, 0));
             }
         }
-        if (lanes == 8) {
-            return ReductionKernels.productOf(lo.lane(0), lo.lane(1), lo.lane(2), lo.lane(3), lo.lane(4), lo.lane(5), lo.lane(6),
-                    lo.lane(7), a, off + i, 1, n - i);
-        }
-        return ReductionKernels.productOf(lo.lane(0), lo.lane(1), lo.lane(2), lo.lane(3), hi.lane(0), hi.lane(1), hi.lane(2),
-                hi.lane(3), a, off + i, 1, n - i);
+        // Chains 4-7: lanes 4-7 of the one vector of eight, or lanes 0-3 of the second vector of four.
+        DoubleVector upper = lanes == 8 ? lo : hi;
+        int u = lanes == 8 ? 4 : 0;
+        return ReductionKernels.productOf(lo.lane(0), lo.lane(1), lo.lane(2), lo.lane(3), upper.lane(u), upper.lane(u + 1),
+                upper.lane(u + 2), upper.lane(u + 3), a, off + i, 1, n - i);
     }
 
     @Override

@@ -218,16 +218,29 @@ class KernelProviderTest {
         }
     }
 
+    /**
+     * Every 4099th float from the smallest subnormal up to infinity; where {@code lowest} is below 0, their negatives
+     * too, none below {@code lowest}; then {@code special}.
+     */
+    private static float[] sampledFloats(float lowest, float... special) {
+        int half = 0x7f800000 / 4099;
+        int signs = lowest < 0 ? 2 : 1;
+        float[] x = new float[signs * half + special.length];
+        for (int i = 0; i < half; i++) {
+            x[i] = Float.intBitsToFloat(1 + i * 4099);
+            if (signs == 2) {
+                x[half + i] = Math.max(lowest, -x[i]);
+            }
+        }
+        System.arraycopy(special, 0, x, signs * half, special.length);
+        return x;
+    }
+
     @Test
     void logIsWithinTwoUlpOfMathLogOverTheWholeRange() {
         // Every 4099th float from the smallest subnormal to infinity, then the special values.
-        int count = 0x7f800000 / 4099 + 8;
-        float[] x = new float[count];
-        for (int i = 0; i < count - 8; i++) {
-            x[i] = Float.intBitsToFloat(1 + i * 4099);
-        }
-        float[] special = {0f, -0f, Float.POSITIVE_INFINITY, Float.NaN, -1f, Float.NEGATIVE_INFINITY, 1f, Float.MIN_VALUE};
-        System.arraycopy(special, 0, x, count - 8, 8);
+        float[] x = sampledFloats(0f, 0f, -0f, Float.POSITIVE_INFINITY, Float.NaN, -1f, Float.NEGATIVE_INFINITY, 1f, Float.MIN_VALUE);
+        int count = x.length;
         float[] got = new float[count];
         Kernels.ELEMENTWISE.unary(UnaryOp.LOG, x, 0, got, 0, count);
         for (int i = 0; i < count; i++) {
@@ -244,16 +257,9 @@ class KernelProviderTest {
     void log1pIsWithinFourUlpOfMathLog1pOverTheWholeRange() {
         // Every 4099th float of either sign from the smallest subnormal up (the negatives stop at -1, past which the
         // answer is NaN), then the special values; more than one block of the kernel, and a tail.
-        int half = 0x7f800000 / 4099;
-        int count = 2 * half + 12;
-        float[] x = new float[count];
-        for (int i = 0; i < half; i++) {
-            x[i] = Float.intBitsToFloat(1 + i * 4099);
-            x[half + i] = -Math.min(1f, Float.intBitsToFloat(1 + i * 4099));
-        }
-        float[] special = {0f, -0f, Float.POSITIVE_INFINITY, Float.NaN, -1f, Float.NEGATIVE_INFINITY, -1.5f, Float.MIN_VALUE,
-                           -0.99999994f, 5.9604645e-8f, -2.9802322e-8f, Float.MAX_VALUE};
-        System.arraycopy(special, 0, x, count - 12, 12);
+        float[] x = sampledFloats(-1f, 0f, -0f, Float.POSITIVE_INFINITY, Float.NaN, -1f, Float.NEGATIVE_INFINITY, -1.5f,
+                Float.MIN_VALUE, -0.99999994f, 5.9604645e-8f, -2.9802322e-8f, Float.MAX_VALUE);
+        int count = x.length;
         float[] got = new float[count];
         Kernels.ELEMENTWISE.unary(UnaryOp.LOG1P, x, 0, got, 0, count);
         for (int i = 0; i < count; i++) {
@@ -269,15 +275,9 @@ class KernelProviderTest {
     @Test
     void floorIsMathFloorBitForBitOverTheWholeRange() {
         // Every 4099th float of either sign, so fractions, integers, the floats past 2^23 and the special values.
-        int half = 0x7f800000 / 4099;
-        float[] special = {0f, -0f, Float.POSITIVE_INFINITY, Float.NEGATIVE_INFINITY, Float.NaN, -0.5f, 0.5f, -2.5f, 2.5f,
-                           8388607.5f, -8388607.5f, 8388608f, -4194304.5f, Float.MIN_VALUE, -Float.MIN_VALUE, -0.99999994f};
-        float[] x = new float[2 * half + special.length];
-        for (int i = 0; i < half; i++) {
-            x[i] = Float.intBitsToFloat(1 + i * 4099);
-            x[half + i] = -x[i];
-        }
-        System.arraycopy(special, 0, x, 2 * half, special.length);
+        float[] x = sampledFloats(Float.NEGATIVE_INFINITY, 0f, -0f, Float.POSITIVE_INFINITY, Float.NEGATIVE_INFINITY, Float.NaN,
+                -0.5f, 0.5f, -2.5f, 2.5f, 8388607.5f, -8388607.5f, 8388608f, -4194304.5f, Float.MIN_VALUE, -Float.MIN_VALUE,
+                -0.99999994f);
         float[] got = new float[x.length];
         Kernels.ELEMENTWISE.unary(UnaryOp.FLOOR, x, 0, got, 0, x.length);
         for (int i = 0; i < x.length; i++) {
