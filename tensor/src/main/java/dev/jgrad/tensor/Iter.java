@@ -139,12 +139,26 @@ final class Iter {
         int perIndex = Math.max(1, work);
         int nd = shape.length;
         if (nd == 1) {
-            Parallel.forRange(shape[0], Math.max(1, Tuning.parallelMin() / 2 / perIndex), (lo, hi) -> row.run(offsetsAlong(base, lo), hi - lo));
+            forAlignedPieces(shape[0], Tuning.parallelMin() / 2 / perIndex, (lo, hi) -> row.run(offsetsAlong(base, lo), hi - lo));
             return;
         }
         int inner = shape[nd - 1];
         int rows = numel / inner;
         Parallel.forRange(rows, Math.max(1, Tuning.parallelMin() / 2 / Math.max(1, inner * perIndex)), (lo, hi) -> forEachRow(base, row, lo, hi));
+    }
+
+    /**
+     * Where a one-dimensional iteration is split across the threads, each piece starts at a multiple of this many
+     * elements: a multiple of every vector's lanes, so each element lands in the same lane of a kernel's vector loop
+     * on one thread and on two. Kernels whose last few elements take a scalar formula (exp's Math.exp, for one) would
+     * otherwise give other bits there when a piece's start cut a vector in two.
+     */
+    static final int PIECE_ALIGN = 64;
+
+    /** {@link Parallel#forRange} over {@code n} elements, at least about {@code grain} a piece, pieces cut at multiples of {@link #PIECE_ALIGN}. */
+    private static void forAlignedPieces(int n, int grain, Parallel.RangeBody body) {
+        int units = (n + PIECE_ALIGN - 1) / PIECE_ALIGN;
+        Parallel.forRange(units, Math.max(1, grain / PIECE_ALIGN), (lo, hi) -> body.run(lo * PIECE_ALIGN, Math.min(n, hi * PIECE_ALIGN)));
     }
 
     /** Each operand's offset of element {@code at} of a one-dimensional iteration. */
@@ -169,7 +183,7 @@ final class Iter {
         }
         if (shape.length == 1) {
             // One row (operands laid out alike, as an in-place op on contiguous tensors): split along it.
-            Parallel.forRange(inner, Math.max(1, Tuning.parallelMin() / 2), (lo, hi) -> block.run(offsetsAlong(base, lo), 1, hi - lo));
+            forAlignedPieces(inner, Tuning.parallelMin() / 2, (lo, hi) -> block.run(offsetsAlong(base, lo), 1, hi - lo));
             return;
         }
         Parallel.forRange(rows, Math.max(1, Tuning.parallelMin() / 2 / Math.max(1, inner)), (lo, hi) -> forEachBlock(base, block, lo, hi));

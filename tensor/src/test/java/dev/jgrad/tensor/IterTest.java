@@ -67,4 +67,34 @@ class IterTest {
         assertArrayEquals(x.add(y).toFloatArray(), one);
         assertArrayEquals(one, two);
     }
+
+    /**
+     * A unary op over a contiguous tensor split between two threads where the halves' boundary cuts a vector: the
+     * vector kernels compute their last few elements by a scalar formula (Math.exp, Math.tanh, ...) whose bits differ
+     * from the lanes', so a piece that started mid-vector gave other bits than one thread did.
+     */
+    @Test
+    @org.junit.jupiter.api.extension.ExtendWith(AllThreads.class)
+    void unaryOpsGiveTheSameBitsOnOneAndTwoThreadsWhereAPieceCutsAVector() {
+        int n = 4 * Tuning.parallelMin() + 37;
+        Tensor x = Tensor.randn(new Generator(5), n).mul(3.0);
+        Tensor positive = x.abs().add(0.25);
+        java.util.Map<String, java.util.function.Supplier<Tensor>> ops = new java.util.LinkedHashMap<>();
+        ops.put("exp", x::exp);
+        ops.put("tanh", x::tanh);
+        ops.put("sigmoid", x::sigmoid);
+        ops.put("log", positive::log);
+        ops.put("log1p", positive::log1p);
+        ops.put("erf", x::erf);
+        ops.put("gelu", x::gelu);
+        ops.put("softplus", x::softplus);
+        ops.put("silu", x::silu);
+        for (java.util.Map.Entry<String, java.util.function.Supplier<Tensor>> op : ops.entrySet()) {
+            Backend.setThreads(1);
+            float[] one = op.getValue().get().toFloatArray();
+            Backend.setThreads(2);
+            float[] two = op.getValue().get().toFloatArray();
+            assertArrayEquals(one, two, op.getKey() + " of " + n + " elements, one thread against two");
+        }
+    }
 }
