@@ -36,7 +36,7 @@ public final class Tuner {
             Parallel.compilers = new CompilerLoad(null, System::nanoTime);
             Parallel.lag = HelperLag.never();
             rowBlock = rowBlock(log);
-            parallelMin = parallelMin(log);
+            parallelMin = confirmed(() -> parallelMin(log), Tuning.Choices.DEFAULT.parallelMin());
         } finally {
             Tuning.use(before);
             Parallel.compilers = compilers;
@@ -97,6 +97,23 @@ public final class Tuner {
         }
         log.println(sb);
         return ROW_BLOCKS[choice];
+    }
+
+    /** The most measurements of the size from which ops are split ({@link #confirmed}). */
+    static final int SPLIT_MEASUREMENTS = 3;
+
+    /**
+     * The size from which ops are split, measured by {@code measure}: a size above {@code dflt} is measured again, up to
+     * {@link #SPLIT_MEASUREMENTS} times, and the smallest kept. A split that does not pay on large adds is most often
+     * another process on the helper's processor for the second the measurement takes (a file written on such a second
+     * once said 262144 on a machine that splits from 16384), and the file keeps what it says for every later run.
+     */
+    static int confirmed(java.util.function.IntSupplier measure, int dflt) {
+        int choice = measure.getAsInt();
+        for (int again = 1; again < SPLIT_MEASUREMENTS && choice > dflt; again++) {
+            choice = Math.min(choice, measure.getAsInt());
+        }
+        return choice;
     }
 
     /**
