@@ -41,6 +41,15 @@ final class Derivatives {
 
     /** The input's gradient from the output's gradient g, the input x and the output y (each null unless {@link #saves} names it). */
     static Variable unary(UnaryOp op, Variable g, Variable x, Variable y) {
+        if (!GradMode.isEnabled() || !(g.requiresGrad() || (x != null && x.requiresGrad()) || (y != null && y.requiresGrad()))) {
+            // No graph of this backward to record: the tensors' one pass for the activations, the same bits as the ops below.
+            switch (op) {
+                case SIGMOID: return g.constant(Tensor.sigmoidBackward(g.data, y.data));
+                case TANH: return g.constant(Tensor.tanhBackward(g.data, y.data));
+                case SILU: return g.constant(Tensor.siluBackward(g.data, x.data));
+                default: break;
+            }
+        }
         switch (op) {
             case NEG: return g.neg();
             case ABS: return g.mul(x.sign());

@@ -228,6 +228,10 @@ final class ReduceOps {
         int d = Shape.wrapDim(dim, x.dim());
         return Op.of(log ? "log_softmax" : "softmax", y, x).saveOutput().backward((g, n) -> {
             Variable out = n.saved(0);
+            if (!GradMode.isEnabled() || !(g.requiresGrad() || out.requiresGrad())) {
+                // No graph of this backward to record: the tensors' one pass, the same bits as the ops below.
+                return new Variable[] {g.constant(log ? Tensor.logSoftmaxBackward(g.data, out.data, d) : Tensor.softmaxBackward(g.data, out.data, d))};
+            }
             if (log) {
                 return new Variable[] {g.sub(out.exp().mul(g.sum(d, true)))};
             }

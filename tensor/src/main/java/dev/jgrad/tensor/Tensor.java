@@ -325,6 +325,41 @@ public final class Tensor implements ArrayOps<Tensor> {
         return Elementwise.reluBackward(grad, output);
     }
 
+    /** Sigmoid's backward from its output, PyTorch's {@code sigmoid_backward}: {@code grad output (1 - output)}, in one pass for float32. */
+    public static Tensor sigmoidBackward(Tensor grad, Tensor output) {
+        return ActivationBackward.sigmoid(grad, output);
+    }
+
+    /** Tanh's backward from its output, PyTorch's {@code tanh_backward}: {@code grad (1 - output^2)}, in one pass for float32. */
+    public static Tensor tanhBackward(Tensor grad, Tensor output) {
+        return ActivationBackward.tanh(grad, output);
+    }
+
+    /**
+     * SiLU's backward from its input, PyTorch's {@code silu_backward}: {@code grad s (1 + x (1 - s))} with s = sigmoid(x),
+     * in one pass for float32.
+     */
+    public static Tensor siluBackward(Tensor grad, Tensor input) {
+        return ActivationBackward.silu(grad, input);
+    }
+
+    /**
+     * Softmax's backward from its output, PyTorch's {@code _softmax_backward_data}: {@code output (grad - sum(grad output))},
+     * the sum over {@code dim}; in one pass over blocks of rows where both are contiguous float32 and dim is the last.
+     */
+    public static Tensor softmaxBackward(Tensor grad, Tensor output, int dim) {
+        return SoftmaxBackward.softmaxBackward(grad, output, dim);
+    }
+
+    /**
+     * Log-softmax's backward from its output, PyTorch's {@code _log_softmax_backward_data}: {@code grad - exp(output)
+     * sum(grad)}, the sum over {@code dim}; in one pass over blocks of rows where both are contiguous float32 and dim is
+     * the last.
+     */
+    public static Tensor logSoftmaxBackward(Tensor grad, Tensor output, int dim) {
+        return SoftmaxBackward.logSoftmaxBackward(grad, output, dim);
+    }
+
     /**
      * The exact GELU's backward: {@code grad (Phi(x) + x phi(x))}, Phi and phi the standard normal CDF and density, in
      * one fused pass for float32.

@@ -63,6 +63,14 @@ public interface ElementwiseKernels {
     /** ReLU's backward: {@code o[i] = y[i] <= 0 ? 0 : g[i]} (a NaN output passes its gradient, as PyTorch's threshold_backward). */
     void reluBackward(float[] g, int go, float[] y, int yo, float[] o, int oo, int n);
 
+    /**
+     * The backward of {@code op}, SIGMOID, TANH or SILU, from the gradient g and what the op saved, in the float
+     * operations of its op form and their order (so the same bits): SIGMOID {@code o = g (y (1 - y))} and TANH
+     * {@code o = g (1 - y y)} from the output y in {@code v}; SILU {@code o = g (s (x (1 - s) + 1))} from the input x in
+     * {@code v} and {@code s = sigmoid(x)} in {@code s} (unused by the others).
+     */
+    void activationBackward(UnaryOp op, float[] g, int go, float[] v, int vo, float[] s, int so, float[] o, int oo, int n);
+
     /** {@code o[i] = min(max(a[i], lo), hi)} with Java's min and max: NaN stays NaN, and -0 is below +0. */
     void clamp(float[] a, int ao, float lo, float hi, float[] o, int oo, int n);
 

@@ -77,6 +77,11 @@ final class PlainKernels {
         }
 
         @Override
+        public void activationBackward(UnaryOp op, float[] g, int go, float[] v, int vo, float[] s, int so, float[] o, int oo, int n) {
+            activationBackwardFrom(0, op, g, go, v, vo, s, so, o, oo, n);
+        }
+
+        @Override
         public void geluBackward(float[] g, int go, float[] x, int xo, float[] o, int oo, int n) {
             for (int i = 0; i < n; i++) {
                 double v = x[xo + i];
@@ -355,6 +360,32 @@ final class PlainKernels {
                 // The rows no window covers (an odd height).
                 java.util.Arrays.fill(gx, dst + 2 * outH * w, dst + h * w, 0f);
             }
+        }
+    }
+
+    /** {@link ElementwiseKernels#activationBackward} for elements {@code from <= i < n}, one at a time. */
+    static void activationBackwardFrom(int from, UnaryOp op, float[] g, int go, float[] v, int vo, float[] s, int so, float[] o, int oo, int n) {
+        switch (op) {
+            case SIGMOID:
+                for (int i = from; i < n; i++) {
+                    float y = v[vo + i];
+                    o[oo + i] = g[go + i] * (y * (1f - y));
+                }
+                return;
+            case TANH:
+                for (int i = from; i < n; i++) {
+                    float y = v[vo + i];
+                    o[oo + i] = g[go + i] * (1f - y * y);
+                }
+                return;
+            case SILU:
+                for (int i = from; i < n; i++) {
+                    float sg = s[so + i];
+                    o[oo + i] = g[go + i] * (sg * (v[vo + i] * (1f - sg) + 1f));
+                }
+                return;
+            default:
+                throw new IllegalArgumentException("no fused backward for " + op);
         }
     }
 }

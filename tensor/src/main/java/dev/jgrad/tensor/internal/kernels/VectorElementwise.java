@@ -267,6 +267,38 @@ final class VectorElementwise implements ElementwiseKernels {
         }
     }
 
+    @Override
+    public void activationBackward(UnaryOp op, float[] g, int go, float[] v, int vo, float[] s, int so, float[] o, int oo, int n) {
+        int bound = S.loopBound(n);
+        int i = 0;
+        FloatVector one = FloatVector.broadcast(S, 1f);
+        // One loop per op, each the plain loop's float operations in its order: the same bits.
+        switch (op) {
+            case SIGMOID:
+                for (; i < bound; i += L) {
+                    FloatVector y = FloatVector.fromArray(S, v, vo + i);
+                    FloatVector.fromArray(S, g, go + i).mul(y.mul(one.sub(y))).intoArray(o, oo + i);
+                }
+                break;
+            case TANH:
+                for (; i < bound; i += L) {
+                    FloatVector y = FloatVector.fromArray(S, v, vo + i);
+                    FloatVector.fromArray(S, g, go + i).mul(one.sub(y.mul(y))).intoArray(o, oo + i);
+                }
+                break;
+            case SILU:
+                for (; i < bound; i += L) {
+                    FloatVector sg = FloatVector.fromArray(S, s, so + i);
+                    FloatVector x = FloatVector.fromArray(S, v, vo + i);
+                    FloatVector.fromArray(S, g, go + i).mul(sg.mul(x.mul(one.sub(sg)).add(one))).intoArray(o, oo + i);
+                }
+                break;
+            default:
+                break;
+        }
+        PlainKernels.activationBackwardFrom(i, op, g, go, v, vo, s, so, o, oo, n);
+    }
+
     /** {@code o = a op s} with a scalar right operand. */
     @Override
     public void binaryScalar(BinaryOp op, float[] a, int ao, float[] b, int bo, float[] o, int oo, int n) {
