@@ -259,9 +259,14 @@ final class Elementwise {
                 float[] p = x.storage.f();
                 float[] q = y.storage.f();
                 float[] o = r.storage.f();
-                // Both values read and the bits chosen by a mask: a branch on the condition is mispredicted on every
-                // other element of a mask that follows the data. Bits, not values, so NaN payloads and -0 stay as they are.
+                // Rows of unit or zero strides (a scalar, a broadcast row) go to the kernels; others choose the bits
+                // element by element, as the kernels' plain loop does (NaN payloads and -0 stay as they are).
+                boolean kernel = (cs == 0 || cs == 1) && (xs == 0 || xs == 1) && (ys == 0 || ys == 1);
                 it.forEachRowParallel(base, (off, n) -> {
+                    if (kernel) {
+                        Kernels.ELEMENTWISE.where(m, off[1], cs, p, off[2], xs, q, off[3], ys, o, off[0], n);
+                        return;
+                    }
                     for (int i = 0; i < n; i++) {
                         int keep = m[off[1] + i * cs] ? -1 : 0;
                         int bits = (Float.floatToRawIntBits(p[off[2] + i * xs]) & keep) | (Float.floatToRawIntBits(q[off[3] + i * ys]) & ~keep);
@@ -460,6 +465,12 @@ final class Elementwise {
                         } else if (ds == 1 && xs == -1) {
                             for (int r = 0; r < rows; r++) {
                                 Kernels.ELEMENTWISE.reversed(a, off[1] + r * sbs, o, off[0] + r * dbs, n);
+                            }
+                        } else if (ds == 1 && xs == 0) {
+                            // An expanded element (a sum's gradient, a column broadcast along a row): a fill.
+                            for (int r = 0; r < rows; r++) {
+                                int d = off[0] + r * dbs;
+                                java.util.Arrays.fill(o, d, d + n, a[off[1] + r * sbs]);
                             }
                         } else if (ds == 1 && sbs == 1 && rows > 1 && dbs >= n) {
                             Kernels.ELEMENTWISE.transposeLines(a, off[1], xs, n, rows, o, off[0], dbs);

@@ -47,6 +47,23 @@ class LayoutCopyTest {
         }
     }
 
+    /** Expanded views made contiguous: a scalar, a column along rows, a row along columns, a middle dim, large and small. */
+    @Test
+    void expandedViewsAreCopiedAsFills() {
+        Generator g = new Generator(8);
+        int big = 3 * dev.jgrad.tensor.internal.kernels.Tuning.parallelMin() / 61 + 5;
+        for (int rows : new int[] {7, big}) {
+            Tensor one = Tensor.randn(g, 1).reshape();
+            assertSameElements(one.expand(rows, 61), one.expand(rows, 61).contiguous(), "a scalar expanded to " + rows + "x61");
+            Tensor col = Tensor.randn(g, rows, 1);
+            assertSameElements(col.expand(rows, 61), col.expand(rows, 61).contiguous(), "a column along rows");
+            Tensor row = Tensor.randn(g, 1, 61);
+            assertSameElements(row.expand(rows, 61), row.expand(rows, 61).contiguous(), "a row along columns");
+            Tensor mid = Tensor.randn(g, rows, 1, 3);
+            assertSameElements(mid.expand(rows, 5, 3), mid.expand(rows, 5, 3).contiguous(), "a middle dim");
+        }
+    }
+
     @Test
     void aBroadcastSourceAndAStridedDestinationAreCopiedElementByElement() {
         // A column broadcast along rows, copied into a transposed destination: the source steps 0 along one dim, the

@@ -64,6 +64,12 @@ public interface ElementwiseKernels {
     void reluBackward(float[] g, int go, float[] y, int yo, float[] o, int oo, int n);
 
     /**
+     * {@code o[i] = m[mo + i ms] ? p[po + i ps] : q[qo + i qs]}, each of ms, ps, qs 1 or 0 (a scalar operand), choosing
+     * the bits (NaN payloads and -0 as they are), not comparing values.
+     */
+    void where(boolean[] m, int mo, int ms, float[] p, int po, int ps, float[] q, int qo, int qs, float[] o, int oo, int n);
+
+    /**
      * The backward of {@code op}, SIGMOID, TANH or SILU, from the gradient g and what the op saved, in the float
      * operations of its op form and their order (so the same bits): SIGMOID {@code o = g (y (1 - y))} and TANH
      * {@code o = g (1 - y y)} from the output y in {@code v}; SILU {@code o = g (s (x (1 - s) + 1))} from the input x in

@@ -77,6 +77,11 @@ final class PlainKernels {
         }
 
         @Override
+        public void where(boolean[] m, int mo, int ms, float[] p, int po, int ps, float[] q, int qo, int qs, float[] o, int oo, int n) {
+            whereFrom(0, m, mo, ms, p, po, ps, q, qo, qs, o, oo, n);
+        }
+
+        @Override
         public void activationBackward(UnaryOp op, float[] g, int go, float[] v, int vo, float[] s, int so, float[] o, int oo, int n) {
             activationBackwardFrom(0, op, g, go, v, vo, s, so, o, oo, n);
         }
@@ -386,6 +391,20 @@ final class PlainKernels {
                 return;
             default:
                 throw new IllegalArgumentException("no fused backward for " + op);
+        }
+    }
+
+    /**
+     * {@link ElementwiseKernels#where} for elements {@code from <= i < n}, one at a time: both values read and the bits
+     * chosen by a mask, since a branch on the condition is mispredicted on every other element of a mask that follows the
+     * data.
+     */
+    static void whereFrom(int from, boolean[] m, int mo, int ms, float[] p, int po, int ps, float[] q, int qo, int qs, float[] o, int oo,
+                          int n) {
+        for (int i = from; i < n; i++) {
+            int keep = m[mo + i * ms] ? -1 : 0;
+            int bits = (Float.floatToRawIntBits(p[po + i * ps]) & keep) | (Float.floatToRawIntBits(q[qo + i * qs]) & ~keep);
+            o[oo + i] = Float.intBitsToFloat(bits);
         }
     }
 }

@@ -4,6 +4,7 @@ import dev.jgrad.tensor.BinaryOp;
 import dev.jgrad.tensor.UnaryOp;
 
 import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.VectorMask;
 import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorShuffle;
 import jdk.incubator.vector.VectorSpecies;
@@ -265,6 +266,34 @@ final class VectorElementwise implements ElementwiseKernels {
         for (; i < n; i++) {
             o[oo + i] = y[yo + i] <= 0 ? 0 : g[go + i];
         }
+    }
+
+    @Override
+    public void where(boolean[] m, int mo, int ms, float[] p, int po, int ps, float[] q, int qo, int qs, float[] o, int oo, int n) {
+        int i = 0;
+        if (n >= Tuning.MIN_VECTOR_RUN) {
+            // A blend selects each lane's bits, as the plain loop does; a scalar operand is broadcast once, and a scalar
+            // condition (the same on every element) leaves the choice out of the loop.
+            FloatVector pb = FloatVector.broadcast(S, p[po]);
+            FloatVector qb = FloatVector.broadcast(S, q[qo]);
+            boolean pRun = ps != 0;
+            boolean qRun = qs != 0;
+            int bound = S.loopBound(n);
+            if (ms != 0) {
+                for (; i < bound; i += L) {
+                    FloatVector a = pRun ? FloatVector.fromArray(S, p, po + i) : pb;
+                    FloatVector b = qRun ? FloatVector.fromArray(S, q, qo + i) : qb;
+                    b.blend(a, VectorMask.fromArray(S, m, mo + i)).intoArray(o, oo + i);
+                }
+            } else {
+                boolean first = m[mo];
+                for (; i < bound; i += L) {
+                    FloatVector a = first ? (pRun ? FloatVector.fromArray(S, p, po + i) : pb) : (qRun ? FloatVector.fromArray(S, q, qo + i) : qb);
+                    a.intoArray(o, oo + i);
+                }
+            }
+        }
+        PlainKernels.whereFrom(i, m, mo, ms, p, po, ps, q, qo, qs, o, oo, n);
     }
 
     @Override

@@ -358,6 +358,59 @@ class KernelProviderTest {
         }
     }
 
+    /**
+     * where over every stride pattern (a run or a scalar condition and operands), with NaNs of other payloads and both
+     * zeros among the values: the plain loop's bits, element for element.
+     */
+    @Test
+    void whereMatchesThePlainLoopBitForBit() {
+        for (int n : LENGTHS) {
+            float[] p = values(n, -1, 1);
+            float[] q = values(n, -1, 1);
+            boolean[] m = new boolean[n + 5];
+            for (int i = 0; i < m.length; i++) {
+                m[i] = random.nextBoolean();
+                if (i % 5 == 0) {
+                    p[i] = Float.intBitsToFloat(0x7fc00000 | i);
+                    q[i] = -0f;
+                }
+            }
+            for (int pattern = 0; pattern < 8; pattern++) {
+                int ms = pattern & 1;
+                int ps = (pattern >> 1) & 1;
+                int qs = (pattern >> 2) & 1;
+                for (boolean first : new boolean[] {false, true}) {
+                    m[2] = ms == 0 ? first : m[2];
+                    float[] want = new float[n + 3];
+                    float[] got = new float[n + 3];
+                    plain.elementwise().where(m, 2, ms, p, 1, ps, q, 3, qs, want, 3, n);
+                    Kernels.ELEMENTWISE.where(m, 2, ms, p, 1, ps, q, 3, qs, got, 3, n);
+                    for (int i = 0; i < want.length; i++) {
+                        assertEquals(Float.floatToRawIntBits(want[i]), Float.floatToRawIntBits(got[i]),
+                                "where n=" + n + " strides " + ms + ps + qs + " at " + i);
+                    }
+                }
+            }
+        }
+    }
+
+    /** Sigmoid's, tanh's and SiLU's backward: the plain loop's float operations, so its bits. */
+    @Test
+    void activationBackwardsMatchThePlainLoopBitForBit() {
+        for (UnaryOp op : new UnaryOp[] {UnaryOp.SIGMOID, UnaryOp.TANH, UnaryOp.SILU}) {
+            for (int n : LENGTHS) {
+                float[] g = values(n, -2, 2);
+                float[] v = values(n, -3, 3);
+                float[] s = values(n, 0, 1);
+                float[] want = new float[n + 2];
+                float[] got = new float[n + 2];
+                plain.elementwise().activationBackward(op, g, 1, v, 2, s, 3, want, 2, n);
+                Kernels.ELEMENTWISE.activationBackward(op, g, 1, v, 2, s, 3, got, 2, n);
+                assertArrayEquals(want, got, op + " backward n=" + n);
+            }
+        }
+    }
+
     @Test
     void adamMatchesThePlainLoopBitForBit() {
         for (int n : LENGTHS) {
