@@ -252,6 +252,11 @@ final class Reduce {
             lastDimSums(op == Op.MEAN, x, plan, r, it);
             return keepdim ? r.view(reducedShape(x.shape, red, true)) : r;
         }
+        if (fastFloat && (op == Op.AMAX || op == Op.AMIN) && r.numel() == 1 && plan.runStride == 1 && plan.count >= Tuning.parallelMin()
+                && Parallel.threads() > 1) {
+            r.storage.setDouble(0, splitExtreme(op == Op.AMIN, x.storage.f(), x.offset, plan.count));
+            return keepdim ? r.view(reducedShape(x.shape, red, true)) : r;
+        }
         if (fastFloat && (long) plan.count * r.numel() >= Tuning.parallelMin()) {
             parallelRuns(op, x, plan, r, it);
             return keepdim ? r.view(reducedShape(x.shape, red, true)) : r;
@@ -422,6 +427,27 @@ final class Reduce {
         float[] o = r.storage.f();
         int n = plan.count;
         it.forEachRowParallel(new int[] {0, x.offset}, n, (off, len) -> Kernels.REDUCTIONS.rowSums(a, off[1], xs, len, n, mean, o, off[0], rs));
+    }
+
+    /**
+     * The largest (or smallest) of one long run, its pieces on the threads: Java's max and min are associative and
+     * commutative (NaN wins, +0 above -0), so the pieces' extremes combine to the one-thread result whatever the split.
+     */
+    private static double splitExtreme(boolean min, float[] a, int off, int n) {
+        int parts = Math.max(1, Math.min(Parallel.threads(), n / (Tuning.parallelMin() / 2)));
+        double[] part = new double[parts];
+        Parallel.forRange(parts, 1, (lo, hi) -> {
+            for (int p = lo; p < hi; p++) {
+                int from = (int) ((long) n * p / parts);
+                int to = (int) ((long) n * (p + 1) / parts);
+                part[p] = Kernels.REDUCTIONS.extreme(a, off + from, to - from, min);
+            }
+        });
+        double m = part[0];
+        for (int p = 1; p < parts; p++) {
+            m = min ? Math.min(m, part[p]) : Math.max(m, part[p]);
+        }
+        return m;
     }
 
     /** The float32 run reduction with the kept elements split across threads. */

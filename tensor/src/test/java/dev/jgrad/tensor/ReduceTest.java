@@ -188,6 +188,51 @@ class ReduceTest {
         assertThrows(DTypeException.class, () -> i.mean());
     }
 
+    /**
+     * amax() and amin() of a large tensor, its pieces on the threads: Java's max and min of the elements, with NaN
+     * winning wherever it is and +0 above -0, on one thread and on two (an offset view, an odd length).
+     */
+    @Test
+    @org.junit.jupiter.api.extension.ExtendWith(AllThreads.class)
+    void extremesOfALargeTensorAreJavasOnOneThreadAndOnTwo() {
+        int n = 3 * dev.jgrad.tensor.internal.kernels.Tuning.parallelMin() + 101;
+        Tensor base = Tensor.randn(new Generator(17), n + 3);
+        Tensor x = base.narrow(0, 3, n);
+        float[] v = x.toFloatArray();
+        int before = Backend.threads();
+        try {
+            for (int plant = 0; plant < 4; plant++) {
+                float[] w = v.clone();
+                if (plant == 1) {
+                    java.util.Arrays.fill(w, -1f);
+                    w[n - 7] = 0f;
+                    w[n / 3] = -0f;
+                } else if (plant == 2) {
+                    w[n - 2] = Float.NaN;
+                } else if (plant == 3) {
+                    w[5] = Float.NaN;
+                    w[n / 2 + 1] = Float.POSITIVE_INFINITY;
+                }
+                Tensor t = Tensor.of(w, n);
+                float max = Float.NEGATIVE_INFINITY;
+                float min = Float.POSITIVE_INFINITY;
+                for (float f : w) {
+                    max = Math.max(max, f);
+                    min = Math.min(min, f);
+                }
+                for (int threads = 1; threads <= 2; threads++) {
+                    Backend.setThreads(threads);
+                    assertEquals(Float.floatToRawIntBits(max), Float.floatToRawIntBits((float) t.amax().item()), "amax, plant " + plant + ", " + threads + " thread(s)");
+                    assertEquals(Float.floatToRawIntBits(min), Float.floatToRawIntBits((float) t.amin().item()), "amin, plant " + plant + ", " + threads + " thread(s)");
+                }
+            }
+            Backend.setThreads(2);
+            assertEquals(Float.floatToRawIntBits(x.contiguous().amax().toFloatArray()[0]), Float.floatToRawIntBits(x.amax().toFloatArray()[0]));
+        } finally {
+            Backend.setThreads(before);
+        }
+    }
+
     @Test
     @org.junit.jupiter.api.extension.ExtendWith(AllThreads.class)
     void softmaxOfLargeRowsIsTheSameOnOneThreadAndOnSeveral() {

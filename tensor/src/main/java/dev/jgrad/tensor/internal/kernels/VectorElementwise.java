@@ -436,6 +436,14 @@ final class VectorElementwise implements ElementwiseKernels {
                     FloatVector.fromArray(S, a, ao + i).lanewise(VectorOperators.ABS).intoArray(o, oo + i);
                 }
                 break;
+            case SIGN:
+                // The plain loop's bits: +-1 with the sign bit of v where |v| > 0, else v itself (+-0 and NaN as they are).
+                for (; i < bound; i += L) {
+                    FloatVector v = FloatVector.fromArray(S, a, ao + i);
+                    FloatVector unit = v.reinterpretAsInts().and(0x80000000).or(0x3f800000).reinterpretAsFloats();
+                    v.blend(unit, v.abs().compare(VectorOperators.GT, 0f)).intoArray(o, oo + i);
+                }
+                break;
             case EXP:
                 VectorMath.expLoop(a, ao, o, oo, n, 1f, 0f, false);
                 return;

@@ -394,6 +394,26 @@ class KernelProviderTest {
         }
     }
 
+    /** sign over mixed signs with both zeros, NaNs of other payloads, infinities and subnormals: the plain loop's bits. */
+    @Test
+    void signMatchesThePlainLoopBitForBit() {
+        float[] special = {0f, -0f, Float.NaN, Float.intBitsToFloat(0xffc00123), Float.POSITIVE_INFINITY, Float.NEGATIVE_INFINITY,
+            Float.MIN_VALUE, -Float.MIN_VALUE, 3.5f, -2e-30f};
+        for (int n : LENGTHS) {
+            float[] x = values(n, -1, 1);
+            for (int i = 0; i < x.length; i += 2) {
+                x[i] = special[(i / 2) % special.length];
+            }
+            float[] want = new float[n + 2];
+            float[] got = new float[n + 2];
+            plain.elementwise().unary(UnaryOp.SIGN, x, 1, want, 2, n);
+            Kernels.ELEMENTWISE.unary(UnaryOp.SIGN, x, 1, got, 2, n);
+            for (int i = 0; i < want.length; i++) {
+                assertEquals(Float.floatToRawIntBits(want[i]), Float.floatToRawIntBits(got[i]), "sign n=" + n + " at " + i);
+            }
+        }
+    }
+
     /** Sigmoid's, tanh's and SiLU's backward: the plain loop's float operations, so its bits. */
     @Test
     void activationBackwardsMatchThePlainLoopBitForBit() {
