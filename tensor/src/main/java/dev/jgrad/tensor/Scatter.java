@@ -44,7 +44,8 @@ final class Scatter {
         checkIndexTensor("gather", index);
         int d = Shape.wrapDim(dim, x.dim());
         checkIndexFits("gather", x, d, index, "input");
-        Tensor out = Tensor.zeros(x.dtype(), index.shape);
+        // Every element is written (or an index out of bounds throws, and the result is dropped): no zeroing first.
+        Tensor out = Tensor.empty(x.dtype(), index.shape);
         if (out.numel() == 0) {
             return out;
         }
@@ -62,6 +63,18 @@ final class Scatter {
         Storage src = x.storage;
         Storage dst = out.storage;
         long[] ix = index.storage.l();
+        if (dst.dtype == DType.FLOAT32) {
+            // A model's gather (cross-entropy's target classes): the arrays taken once, not per element.
+            float[] from = src.f();
+            float[] to = dst.f();
+            it.forEachRow(new int[] {0, index.offset, x.offset}, (off, n) -> {
+                for (int i = 0; i < n; i++) {
+                    long p = position(ix[off[1] + i * is], size, d);
+                    to[off[0] + i * os] = from[(int) (off[2] + i * ss + p * step)];
+                }
+            });
+            return out;
+        }
         it.forEachRow(new int[] {0, index.offset, x.offset}, (off, n) -> {
             for (int i = 0; i < n; i++) {
                 long p = position(ix[off[1] + i * is], size, d);
