@@ -172,6 +172,9 @@ def single_ops(threads, quick):
     positive = x.abs()
     mask = x > 0
     heads = torch.randn(12, 4, 64, 32)
+    index = torch.randint(0, 512, (768, 8))
+    soft = torch.softmax(x, 1)
+    sig = x.sigmoid()
     ops = {
         "transpose_contiguous": lambda: x.t().contiguous(),
         "permute_contiguous": lambda: heads.permute(0, 2, 1, 3).contiguous(),
@@ -196,6 +199,14 @@ def single_ops(threads, quick):
         "isnan": lambda: x.isnan(),
         "pow3": lambda: x.pow(3.0),
         "pow0_5": lambda: positive.pow(0.5),
+        "pow2": lambda: x.pow(2.0),
+        "sign": lambda: x.sign(),
+        "amin": lambda: x.amin(),
+        "masked_fill": lambda: x.masked_fill(mask, 0.0),
+        "expand_contiguous": lambda: torch.ones(()).expand(768, 512).contiguous(),
+        "gather": lambda: x.gather(1, index),
+        "softmax_backward": lambda: torch.ops.aten._softmax_backward_data(y, soft, 1, torch.float32),
+        "sigmoid_backward": lambda: torch.ops.aten.sigmoid_backward(y, sig),
     }
     return {f"S1.{name}.us": timed(fn, seconds, repeats) * 1e6 for name, fn in ops.items()}
 

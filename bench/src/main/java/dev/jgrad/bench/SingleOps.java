@@ -20,7 +20,8 @@ import java.util.function.Supplier;
 public class SingleOps {
     @Param({"transpose_contiguous", "permute_contiguous", "cat_dim0", "flip_dim1", "clone", "to_float64", "gt", "where",
             "clamp", "softmax_dim0", "logsumexp_dim1", "logsumexp_dim0", "sum_dim0", "argmax_dim1", "prod_dim1", "nonzero",
-            "masked_select", "log1p", "softplus", "floor", "isnan", "pow3", "pow0_5"})
+            "masked_select", "log1p", "softplus", "floor", "isnan", "pow3", "pow0_5", "pow2", "sign", "amin", "masked_fill",
+            "expand_contiguous", "gather", "softmax_backward", "sigmoid_backward"})
     public String op;
     Supplier<Tensor> call;
 
@@ -37,6 +38,7 @@ public class SingleOps {
         Tensor positive = x.abs();
         Tensor mask = x.gt(0.0);
         Tensor heads = Tensor.randn(g, 12, 4, 64, 32);
+        Tensor index = Tensor.randint(g, 0, 512, 768, 8);
         switch (name) {
             case "transpose_contiguous": return () -> x.t().contiguous();
             case "permute_contiguous": return () -> heads.permute(0, 2, 1, 3).contiguous();
@@ -61,6 +63,20 @@ public class SingleOps {
             case "isnan": return x::isnan;
             case "pow3": return () -> x.pow(3.0);
             case "pow0_5": return () -> positive.pow(0.5);
+            case "pow2": return () -> x.pow(2.0);
+            case "sign": return x::sign;
+            case "amin": return x::amin;
+            case "masked_fill": return () -> x.maskedFill(mask, 0.0);
+            case "expand_contiguous": return () -> Tensor.scalar(1.0, DType.FLOAT32).expand(768, 512).contiguous();
+            case "gather": return () -> x.gather(1, index);
+            case "softmax_backward": {
+                Tensor out = x.softmax(1);
+                return () -> Tensor.softmaxBackward(y, out, 1);
+            }
+            case "sigmoid_backward": {
+                Tensor out = x.sigmoid();
+                return () -> Tensor.sigmoidBackward(y, out);
+            }
             default: throw new IllegalArgumentException("no single op named '" + name + "'");
         }
     }

@@ -8,13 +8,14 @@ import dev.jgrad.tensor.internal.kernels.Tuning;
 /**
  * The backward of softmax and log-softmax from their output y: {@code y (g - sum(g y))} and {@code g - e^y sum(g)}, the
  * sums over the softmax's dim. Where g and y are contiguous float32 of one shape and the dim is the last, one pass over
- * blocks of rows that stay in cache instead of four ops each writing a whole tensor; elsewhere those four ops. Both
- * give the same bits: the block pass calls the kernels the ops call, on the same elements in the same lanes.
+ * rows (or blocks of rows) that stay in cache instead of four ops each writing a whole tensor; elsewhere those four ops.
+ * Both give the same bits: the rows go through the kernels the ops call, on the same elements in the same lanes, or
+ * (a row's sum of g y) through one that adds as they do.
  */
 final class SoftmaxBackward {
     /** About how many floats a block of rows holds: its products (or exponentials) stay in L1 until they are used. */
     private static final int BLOCK_FLOATS = 4096;
-    /** Each thread's scratch rows: the products g y, or e^y. */
+    /** Each thread's scratch rows of e^y. */
     private static final ThreadBuffer SCRATCH = new ThreadBuffer();
     /** Each thread's row sums of a block. */
     private static final ThreadBuffer SUMS = new ThreadBuffer();
@@ -69,7 +70,7 @@ final class SoftmaxBackward {
         int go = g.offset;
         int yo = y.offset;
         Parallel.RangeBody body = (lo, hi) -> {
-            float[] scratch = SCRATCH.get(Math.min(rows, blockRows) * n);
+            float[] scratch = log ? SCRATCH.get(Math.min(rows, blockRows) * n) : null;
             float[] sums = SUMS.get(Math.min(rows, blockRows));
             for (int b = lo; b < hi; b++) {
                 int r0 = b * blockRows;
@@ -84,12 +85,14 @@ final class SoftmaxBackward {
                     }
                     Kernels.ELEMENTWISE.binary(BinaryOp.SUB, ga, go + at, scratch, 0, o, at, len);
                 } else {
-                    Kernels.ELEMENTWISE.binary(BinaryOp.MUL, ga, go + at, ya, yo + at, scratch, 0, len);
-                    Kernels.REDUCTIONS.rowSums(scratch, 0, n, count, n, false, sums, 0, 1);
+                    // Each row's sum of g y as the sum op adds the products' tensor (sumOfProducts: the same bits), then
+                    // y (g - sum) through the block's output, which stays in cache between the two ops.
                     for (int i = 0; i < count; i++) {
-                        Kernels.ELEMENTWISE.binaryScalar(BinaryOp.SUB, ga, go + at + i * n, sums, i, scratch, i * n, n);
+                        int row = at + i * n;
+                        sums[i] = (float) Kernels.REDUCTIONS.sumOfProducts(ga, go + row, ya, yo + row, n);
+                        Kernels.ELEMENTWISE.binaryScalar(BinaryOp.SUB, ga, go + row, sums, i, o, row, n);
                     }
-                    Kernels.ELEMENTWISE.binary(BinaryOp.MUL, ya, yo + at, scratch, 0, o, at, len);
+                    Kernels.ELEMENTWISE.binary(BinaryOp.MUL, ya, yo + at, o, at, o, at, len);
                 }
             }
         };

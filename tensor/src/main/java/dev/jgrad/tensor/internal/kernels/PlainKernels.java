@@ -168,6 +168,26 @@ final class PlainKernels {
             return (s0 + s1) + (s2 + s3);
         }
 
+        /** {@link #sum}'s order over the float products of a and b, so its bits. */
+        @Override
+        public double sumOfProducts(float[] a, int ao, float[] b, int bo, int n) {
+            double s0 = 0;
+            double s1 = 0;
+            double s2 = 0;
+            double s3 = 0;
+            int i = 0;
+            for (; i + 3 < n; i += 4) {
+                s0 += a[ao + i] * b[bo + i];
+                s1 += a[ao + i + 1] * b[bo + i + 1];
+                s2 += a[ao + i + 2] * b[bo + i + 2];
+                s3 += a[ao + i + 3] * b[bo + i + 3];
+            }
+            for (; i < n; i++) {
+                s0 += a[ao + i] * b[bo + i];
+            }
+            return (s0 + s1) + (s2 + s3);
+        }
+
         @Override
         public void addRow(float[] src, int from, float[] dst, int to, int len) {
             for (int j = 0; j < len; j++) {

@@ -6,6 +6,12 @@ public interface ReductionKernels {
     double sum(float[] a, int off, int stride, int n);
 
     /**
+     * The sum of the float products {@code a[ao + i] b[bo + i]}, each rounded to float and added as {@link #sum} adds n
+     * contiguous floats: the bits of {@code sum} over an array of those products, without the array.
+     */
+    double sumOfProducts(float[] a, int ao, float[] b, int bo, int n);
+
+    /**
      * {@code out[outOff + r * outStride] = (float) s} for each of {@code rows} rows of n unit-stride floats
      * {@code rowStride} apart, s being the row's {@link #sum} (divided by n in double where {@code mean}): a reduction
      * over the last dim in one call, whose row loop is compiled with the sum inside it rather than a call per row.

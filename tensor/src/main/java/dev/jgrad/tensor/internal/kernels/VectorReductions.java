@@ -39,6 +39,33 @@ final class VectorReductions implements ReductionKernels {
         return s;
     }
 
+    /** {@link #sum}'s loops over the float products of a and b, so its bits. */
+    @Override
+    public double sumOfProducts(float[] a, int ao, float[] b, int bo, int n) {
+        if (n < Tuning.MIN_VECTOR_RUN) {
+            return PLAIN.sumOfProducts(a, ao, b, bo, n);
+        }
+        FloatVector s0 = FloatVector.zero(S);
+        FloatVector s1 = FloatVector.zero(S);
+        FloatVector s2 = FloatVector.zero(S);
+        FloatVector s3 = FloatVector.zero(S);
+        int i = 0;
+        for (int bound = n - 4 * L; i <= bound; i += 4 * L) {
+            s0 = s0.add(FloatVector.fromArray(S, a, ao + i).mul(FloatVector.fromArray(S, b, bo + i)));
+            s1 = s1.add(FloatVector.fromArray(S, a, ao + i + L).mul(FloatVector.fromArray(S, b, bo + i + L)));
+            s2 = s2.add(FloatVector.fromArray(S, a, ao + i + 2 * L).mul(FloatVector.fromArray(S, b, bo + i + 2 * L)));
+            s3 = s3.add(FloatVector.fromArray(S, a, ao + i + 3 * L).mul(FloatVector.fromArray(S, b, bo + i + 3 * L)));
+        }
+        for (int bound = S.loopBound(n); i < bound; i += L) {
+            s0 = s0.add(FloatVector.fromArray(S, a, ao + i).mul(FloatVector.fromArray(S, b, bo + i)));
+        }
+        double s = VectorMath.addLanes(s0.add(s1).add(s2.add(s3)));
+        for (; i < n; i++) {
+            s += a[ao + i] * b[bo + i];
+        }
+        return s;
+    }
+
     /**
      * Rows laid end to end whose length is a whole number of four-vector steps (a (B, N) tensor summed over its last dim)
      * as one stream: a single loop over the rows' steps, which emits a row's sum each time it crosses a row's end. Each

@@ -394,6 +394,24 @@ class KernelProviderTest {
         }
     }
 
+    /** A sum of products has the bits of the sum of an array of the products, in both providers. */
+    @Test
+    void sumOfProductsIsTheSumOfTheProducts() {
+        for (int n : new int[] {0, 1, 3, 7, 15, 16, 17, 33, 64, 65, 127, 512, 1000}) {
+            float[] a = values(n, -3, 3);
+            float[] b = values(n, -3, 3);
+            float[] products = new float[n];
+            for (int i = 0; i < n; i++) {
+                products[i] = a[i + 1] * b[i + 2];
+            }
+            for (KernelProvider provider : new KernelProvider[] {plain, Kernels.PROVIDER}) {
+                double want = provider.reductions().sum(products, 0, 1, n);
+                double got = provider.reductions().sumOfProducts(a, 1, b, 2, n);
+                assertEquals(Double.doubleToRawLongBits(want), Double.doubleToRawLongBits(got), "n=" + n + " " + provider.name());
+            }
+        }
+    }
+
     /** sign over mixed signs with both zeros, NaNs of other payloads, infinities and subnormals: the plain loop's bits. */
     @Test
     void signMatchesThePlainLoopBitForBit() {
