@@ -17,7 +17,7 @@ final class SoftmaxBackward {
     private static final int BLOCK_FLOATS = 4096;
     /** Each thread's scratch rows of e^y. */
     private static final ThreadBuffer SCRATCH = new ThreadBuffer();
-    /** Each thread's row sums of a block. */
+    /** Each thread's row sums of g over a block (log-softmax). */
     private static final ThreadBuffer SUMS = new ThreadBuffer();
 
     private SoftmaxBackward() {
@@ -71,28 +71,26 @@ final class SoftmaxBackward {
         int yo = y.offset;
         Parallel.RangeBody body = (lo, hi) -> {
             float[] scratch = log ? SCRATCH.get(Math.min(rows, blockRows) * n) : null;
-            float[] sums = SUMS.get(Math.min(rows, blockRows));
+            float[] sums = log ? SUMS.get(Math.min(rows, blockRows)) : null;
             for (int b = lo; b < hi; b++) {
                 int r0 = b * blockRows;
                 int count = Math.min(blockRows, rows - r0);
                 int at = r0 * n;
                 int len = count * n;
                 if (log) {
+                    // The block's e^y in one call, so its lanes are the exponential op's over the whole tensor.
                     Kernels.REDUCTIONS.rowSums(ga, go + at, n, count, n, false, sums, 0, 1);
                     Kernels.ELEMENTWISE.unary(UnaryOp.EXP, ya, yo + at, scratch, 0, len);
                     for (int i = 0; i < count; i++) {
-                        Kernels.ELEMENTWISE.binaryScalar(BinaryOp.MUL, scratch, i * n, sums, i, scratch, i * n, n);
+                        Kernels.ELEMENTWISE.softmaxBackwardRow(true, ga, go + at + i * n, scratch, i * n, sums[i], o, at + i * n, n);
                     }
-                    Kernels.ELEMENTWISE.binary(BinaryOp.SUB, ga, go + at, scratch, 0, o, at, len);
                 } else {
-                    // Each row's sum of g y as the sum op adds the products' tensor (sumOfProducts: the same bits), then
-                    // y (g - sum) through the block's output, which stays in cache between the two ops.
+                    // Each row's sum of g y as the sum op adds the products' tensor (sumOfProducts: the same bits).
                     for (int i = 0; i < count; i++) {
                         int row = at + i * n;
-                        sums[i] = (float) Kernels.REDUCTIONS.sumOfProducts(ga, go + row, ya, yo + row, n);
-                        Kernels.ELEMENTWISE.binaryScalar(BinaryOp.SUB, ga, go + row, sums, i, o, row, n);
+                        float s = (float) Kernels.REDUCTIONS.sumOfProducts(ga, go + row, ya, yo + row, n);
+                        Kernels.ELEMENTWISE.softmaxBackwardRow(false, ga, go + row, ya, yo + row, s, o, row, n);
                     }
-                    Kernels.ELEMENTWISE.binary(BinaryOp.MUL, ya, yo + at, o, at, o, at, len);
                 }
             }
         };

@@ -64,6 +64,12 @@ public interface ElementwiseKernels {
     void reluBackward(float[] g, int go, float[] y, int yo, float[] o, int oo, int n);
 
     /**
+     * A row of softmax's backward from its sum s, {@code o = v (g - s)} (v the output y), or with {@code log} of
+     * log-softmax's, {@code o = g - v s} (v = e^y), each the op form's two float operations in their order.
+     */
+    void softmaxBackwardRow(boolean log, float[] g, int go, float[] v, int vo, float s, float[] o, int oo, int n);
+
+    /**
      * {@code o[i] = m[mo + i ms] ? p[po + i ps] : q[qo + i qs]}, each of ms, ps, qs 1 or 0 (a scalar operand), choosing
      * the bits (NaN payloads and -0 as they are), not comparing values.
      */

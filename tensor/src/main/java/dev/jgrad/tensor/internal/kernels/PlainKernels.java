@@ -77,6 +77,11 @@ final class PlainKernels {
         }
 
         @Override
+        public void softmaxBackwardRow(boolean log, float[] g, int go, float[] v, int vo, float s, float[] o, int oo, int n) {
+            softmaxBackwardRowFrom(0, log, g, go, v, vo, s, o, oo, n);
+        }
+
+        @Override
         public void where(boolean[] m, int mo, int ms, float[] p, int po, int ps, float[] q, int qo, int qs, float[] o, int oo, int n) {
             whereFrom(0, m, mo, ms, p, po, ps, q, qo, qs, o, oo, n);
         }
@@ -425,6 +430,19 @@ final class PlainKernels {
             int keep = m[mo + i * ms] ? -1 : 0;
             int bits = (Float.floatToRawIntBits(p[po + i * ps]) & keep) | (Float.floatToRawIntBits(q[qo + i * qs]) & ~keep);
             o[oo + i] = Float.intBitsToFloat(bits);
+        }
+    }
+
+    /** {@link ElementwiseKernels#softmaxBackwardRow} for elements {@code from <= i < n}, one at a time. */
+    static void softmaxBackwardRowFrom(int from, boolean log, float[] g, int go, float[] v, int vo, float s, float[] o, int oo, int n) {
+        if (log) {
+            for (int i = from; i < n; i++) {
+                o[oo + i] = g[go + i] - v[vo + i] * s;
+            }
+        } else {
+            for (int i = from; i < n; i++) {
+                o[oo + i] = v[vo + i] * (g[go + i] - s);
+            }
         }
     }
 }

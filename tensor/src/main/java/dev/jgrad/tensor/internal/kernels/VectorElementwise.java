@@ -269,6 +269,23 @@ final class VectorElementwise implements ElementwiseKernels {
     }
 
     @Override
+    public void softmaxBackwardRow(boolean log, float[] g, int go, float[] v, int vo, float s, float[] o, int oo, int n) {
+        int i = 0;
+        int bound = S.loopBound(n);
+        FloatVector sv = FloatVector.broadcast(S, s);
+        if (log) {
+            for (; i < bound; i += L) {
+                FloatVector.fromArray(S, g, go + i).sub(FloatVector.fromArray(S, v, vo + i).mul(sv)).intoArray(o, oo + i);
+            }
+        } else {
+            for (; i < bound; i += L) {
+                FloatVector.fromArray(S, v, vo + i).mul(FloatVector.fromArray(S, g, go + i).sub(sv)).intoArray(o, oo + i);
+            }
+        }
+        PlainKernels.softmaxBackwardRowFrom(i, log, g, go, v, vo, s, o, oo, n);
+    }
+
+    @Override
     public void where(boolean[] m, int mo, int ms, float[] p, int po, int ps, float[] q, int qo, int qs, float[] o, int oo, int n) {
         int i = 0;
         if (n >= Tuning.MIN_VECTOR_RUN) {

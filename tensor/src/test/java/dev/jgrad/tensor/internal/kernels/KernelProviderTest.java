@@ -394,6 +394,22 @@ class KernelProviderTest {
         }
     }
 
+    /** A row of softmax's and log-softmax's backward: the plain loop's two float operations, so its bits. */
+    @Test
+    void softmaxBackwardRowsMatchThePlainLoopBitForBit() {
+        for (boolean log : new boolean[] {false, true}) {
+            for (int n : LENGTHS) {
+                float[] g = values(n, -2, 2);
+                float[] v = values(n, 0, 1);
+                float[] want = new float[n + 3];
+                float[] got = new float[n + 3];
+                plain.elementwise().softmaxBackwardRow(log, g, 1, v, 2, 0.37f, want, 3, n);
+                Kernels.ELEMENTWISE.softmaxBackwardRow(log, g, 1, v, 2, 0.37f, got, 3, n);
+                assertArrayEquals(want, got, (log ? "log_softmax" : "softmax") + " backward row n=" + n);
+            }
+        }
+    }
+
     /** A sum of products has the bits of the sum of an array of the products, in both providers. */
     @Test
     void sumOfProductsIsTheSumOfTheProducts() {
