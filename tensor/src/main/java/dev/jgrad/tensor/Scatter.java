@@ -63,6 +63,22 @@ final class Scatter {
         Storage src = x.storage;
         Storage dst = out.storage;
         long[] ix = index.storage.l();
+        if (dst.dtype == DType.FLOAT32 && x.dim() == 2 && index.dim() == 2 && d == 1 && index.isContiguous()) {
+            // Rows of class indices into rows of scores (cross-entropy's targets, a top-k's picks): two plain loops.
+            float[] from = src.f();
+            float[] to = dst.f();
+            int rows = index.shape[0];
+            int k = index.shape[1];
+            int rowStride = x.strides[0];
+            for (int r = 0; r < rows; r++) {
+                int in = x.offset + r * rowStride;
+                int at = index.offset + r * k;
+                for (int j = 0; j < k; j++) {
+                    to[r * k + j] = from[in + (int) position(ix[at + j], size, d) * step];
+                }
+            }
+            return out;
+        }
         if (dst.dtype == DType.FLOAT32) {
             // A model's gather (cross-entropy's target classes): the arrays taken once, not per element.
             float[] from = src.f();

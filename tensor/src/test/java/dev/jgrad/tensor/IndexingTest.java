@@ -60,6 +60,29 @@ class IndexingTest {
         assertEquals("index 4 is out of bounds for dimension 1 with size 4", g.getMessage());
     }
 
+    /** gather along the last dim of a matrix from strided and offset views, with fewer index rows than the input's. */
+    @Test
+    void gatherAlongRowsReadsStridedInputsElementByElement() {
+        Tensor base = Tensor.randn(new Generator(31), 9, 7);
+        Tensor[] inputs = {base, base.t().contiguous().t(), base.narrow(0, 2, 6), base.t().t().narrow(1, 1, 5)};
+        for (Tensor x : inputs) {
+            int rows = x.size(0) - 1;
+            int cols = x.size(1);
+            long[] picks = new long[rows * 3];
+            for (int i = 0; i < picks.length; i++) {
+                picks[i] = (i * 5L + 2) % cols;
+            }
+            Tensor index = Tensor.of(picks, rows, 3);
+            float[] got = x.gather(1, index).toFloatArray();
+            for (int r = 0; r < rows; r++) {
+                for (int j = 0; j < 3; j++) {
+                    assertEquals((float) x.getDouble(r, (int) picks[r * 3 + j]), got[r * 3 + j], "row " + r + " pick " + j);
+                }
+            }
+            assertArrayEquals(got, x.gather(1, index.t().contiguous().t()).toFloatArray(), "a transposed index takes the general path");
+        }
+    }
+
     @Test
     void gatherScatterAndFriends() {
         Tensor x = Tensor.of(new float[] {1, 2, 3, 4, 5, 6, 7, 8}, 2, 4);
