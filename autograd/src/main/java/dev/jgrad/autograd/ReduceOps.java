@@ -230,7 +230,8 @@ final class ReduceOps {
             Variable out = n.saved(0);
             if (!GradMode.isEnabled() || !(g.requiresGrad() || out.requiresGrad())) {
                 // No graph of this backward to record: the tensors' one pass, the same bits as the ops below.
-                return new Variable[] {g.constant(log ? Tensor.logSoftmaxBackward(g.data, out.data, d) : Tensor.softmaxBackward(g.data, out.data, d))};
+                Tensor dx = log ? Tensor.logSoftmaxBackward(g.data, out.data, d) : Tensor.softmaxBackward(g.data, out.data, d);
+                return new Variable[] {g.constant(dx)};
             }
             if (log) {
                 return new Variable[] {g.sub(out.exp().mul(g.sum(d, true)))};

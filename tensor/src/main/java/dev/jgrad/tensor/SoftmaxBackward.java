@@ -13,7 +13,7 @@ import dev.jgrad.tensor.internal.kernels.Tuning;
  * (a row's sum of g y) through one that adds as they do.
  */
 final class SoftmaxBackward {
-    /** About how many floats a block of rows holds: its products (or exponentials) stay in L1 until they are used. */
+    /** About how many floats a block of rows holds: log-softmax's exponentials of a block stay in L1 until they are used. */
     private static final int BLOCK_FLOATS = 4096;
     /** Each thread's scratch rows of e^y. */
     private static final ThreadBuffer SCRATCH = new ThreadBuffer();
