@@ -1,7 +1,6 @@
 package dev.jgrad.tensor;
 
 import dev.jgrad.tensor.internal.kernels.Kernels;
-import dev.jgrad.tensor.internal.kernels.Parallel;
 import dev.jgrad.tensor.internal.kernels.ThreadBuffer;
 import dev.jgrad.tensor.internal.kernels.Tuning;
 
@@ -61,23 +60,17 @@ final class ActivationBackward {
         float[] o = r.storage.f();
         int go = g.offset;
         int vo = v.offset;
-        Parallel.RangeBody body = (lo, hi) -> {
-            float[] s = op == UnaryOp.SILU ? SIGMOIDS.get(Math.min(n, BLOCK)) : null;
-            for (int b = lo; b < hi; b++) {
-                int at = b * BLOCK;
-                int len = Math.min(BLOCK, n - at);
+        // Pieces start at multiples of 64 elements and blocks are 4096 long, so every block starts on the op's lanes.
+        Iter.forAlignedPieces(n, Tuning.parallelMin() / 2, (from, to) -> {
+            float[] s = op == UnaryOp.SILU ? SIGMOIDS.get(Math.min(to - from, BLOCK)) : null;
+            for (int at = from; at < to; at += BLOCK) {
+                int len = Math.min(BLOCK, to - at);
                 if (s != null) {
                     Kernels.ELEMENTWISE.unary(UnaryOp.SIGMOID, va, vo + at, s, 0, len);
                 }
                 Kernels.ELEMENTWISE.activationBackward(op, ga, go + at, va, vo + at, s, 0, o, at, len);
             }
-        };
-        int blocks = (n + BLOCK - 1) / BLOCK;
-        if (n < Tuning.parallelMin()) {
-            body.run(0, blocks);
-        } else {
-            Parallel.forRange(blocks, Math.max(1, Tuning.parallelMin() / 2 / BLOCK), body);
-        }
+        });
         return r;
     }
 }

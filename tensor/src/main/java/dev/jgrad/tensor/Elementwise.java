@@ -40,7 +40,7 @@ final class Elementwise {
             if (n < Tuning.parallelMin()) {
                 ElementwiseLoops.binaryF(op, a.storage.f(), a.offset, 1, b.storage.f(), b.offset, 1, r.storage.f(), 0, 1, n);
             } else {
-                Parallel.forRange(n, Tuning.parallelMin() / 2, (lo, hi) ->
+                Iter.forAlignedPieces(n, Tuning.parallelMin() / 2, (lo, hi) ->
                         ElementwiseLoops.binaryF(op, a.storage.f(), a.offset + lo, 1, b.storage.f(), b.offset + lo, 1, r.storage.f(), lo, 1, hi - lo));
             }
             return r;
@@ -259,20 +259,7 @@ final class Elementwise {
                 float[] p = x.storage.f();
                 float[] q = y.storage.f();
                 float[] o = r.storage.f();
-                // Rows of unit or zero strides (a scalar, a broadcast row) go to the kernels; others choose the bits
-                // element by element, as the kernels' plain loop does (NaN payloads and -0 stay as they are).
-                boolean kernel = (cs == 0 || cs == 1) && (xs == 0 || xs == 1) && (ys == 0 || ys == 1);
-                it.forEachRowParallel(base, (off, n) -> {
-                    if (kernel) {
-                        Kernels.ELEMENTWISE.where(m, off[1], cs, p, off[2], xs, q, off[3], ys, o, off[0], n);
-                        return;
-                    }
-                    for (int i = 0; i < n; i++) {
-                        int keep = m[off[1] + i * cs] ? -1 : 0;
-                        int bits = (Float.floatToRawIntBits(p[off[2] + i * xs]) & keep) | (Float.floatToRawIntBits(q[off[3] + i * ys]) & ~keep);
-                        o[off[0] + i] = Float.intBitsToFloat(bits);
-                    }
-                });
+                it.forEachRowParallel(base, (off, n) -> Kernels.ELEMENTWISE.where(m, off[1], cs, p, off[2], xs, q, off[3], ys, o, off[0], n));
                 break;
             }
             case FLOAT64: {
@@ -312,12 +299,8 @@ final class Elementwise {
             Tensor r = Tensor.empty(DType.FLOAT32, g.shape);
             int n = g.numel();
             // Split in whole vectors across the threads: the pass is bound by memory, which two cores read faster.
-            int chunks = Math.max(1, Math.min(Parallel.threads(), (int) (n / Tuning.parallelMin())));
-            Parallel.forRange(chunks, 1, (lo, hi) -> {
-                int from = (int) ((long) n * lo / chunks) / 64 * 64;
-                int to = hi == chunks ? n : (int) ((long) n * hi / chunks) / 64 * 64;
-                Kernels.ELEMENTWISE.reluBackward(g.storage.f(), g.offset + from, y.storage.f(), y.offset + from, r.storage.f(), from, to - from);
-            });
+            Iter.forAlignedPieces(n, Tuning.parallelMin(), (from, to) ->
+                    Kernels.ELEMENTWISE.reluBackward(g.storage.f(), g.offset + from, y.storage.f(), y.offset + from, r.storage.f(), from, to - from));
             return r;
         }
         return g.maskedFill(y.le(0.0), 0.0);
@@ -332,12 +315,8 @@ final class Elementwise {
                 && java.util.Arrays.equals(g.shape, x.shape)) {
             Tensor r = Tensor.empty(DType.FLOAT32, g.shape);
             int n = g.numel();
-            int chunks = Math.max(1, Math.min(Parallel.threads(), (int) (n / Tuning.parallelMin())));
-            Parallel.forRange(chunks, 1, (lo, hi) -> {
-                int from = (int) ((long) n * lo / chunks) / 64 * 64;
-                int to = hi == chunks ? n : (int) ((long) n * hi / chunks) / 64 * 64;
-                Kernels.ELEMENTWISE.geluBackward(g.storage.f(), g.offset + from, x.storage.f(), x.offset + from, r.storage.f(), from, to - from);
-            });
+            Iter.forAlignedPieces(n, Tuning.parallelMin(), (from, to) ->
+                    Kernels.ELEMENTWISE.geluBackward(g.storage.f(), g.offset + from, x.storage.f(), x.offset + from, r.storage.f(), from, to - from));
             return r;
         }
         Tensor cdf = x.mul(MathFns.INV_SQRT_2).erf().add(1.0).mul(0.5);

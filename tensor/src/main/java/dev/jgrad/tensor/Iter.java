@@ -155,8 +155,12 @@ final class Iter {
      */
     static final int PIECE_ALIGN = 64;
 
-    /** {@link Parallel#forRange} over {@code n} elements, at least about {@code grain} a piece, pieces cut at multiples of {@link #PIECE_ALIGN}. */
-    private static void forAlignedPieces(int n, int grain, Parallel.RangeBody body) {
+    /**
+     * {@link Parallel#forRange} over {@code n} elements, at least about {@code grain} a piece, pieces cut at multiples of
+     * {@link #PIECE_ALIGN}: one piece, on the calling thread, below two grains. Also the split of the elementwise passes
+     * over contiguous tensors (binary ops of one shape, ReLU's, GELU's and the activations' backward).
+     */
+    static void forAlignedPieces(int n, int grain, Parallel.RangeBody body) {
         int units = (n + PIECE_ALIGN - 1) / PIECE_ALIGN;
         Parallel.forRange(units, Math.max(1, grain / PIECE_ALIGN), (lo, hi) -> body.run(lo * PIECE_ALIGN, Math.min(n, hi * PIECE_ALIGN)));
     }

@@ -70,8 +70,8 @@ public interface ElementwiseKernels {
     void softmaxBackwardRow(boolean log, float[] g, int go, float[] v, int vo, float s, float[] o, int oo, int n);
 
     /**
-     * {@code o[i] = m[mo + i ms] ? p[po + i ps] : q[qo + i qs]}, each of ms, ps, qs 1 or 0 (a scalar operand), choosing
-     * the bits (NaN payloads and -0 as they are), not comparing values.
+     * {@code o[i] = m[mo + i ms] ? p[po + i ps] : q[qo + i qs]} at any strides (0: a scalar operand), choosing the bits
+     * (NaN payloads and -0 as they are), not comparing values.
      */
     void where(boolean[] m, int mo, int ms, float[] p, int po, int ps, float[] q, int qo, int qs, float[] o, int oo, int n);
 

@@ -288,9 +288,10 @@ final class VectorElementwise implements ElementwiseKernels {
     @Override
     public void where(boolean[] m, int mo, int ms, float[] p, int po, int ps, float[] q, int qo, int qs, float[] o, int oo, int n) {
         int i = 0;
-        if (n >= Tuning.MIN_VECTOR_RUN) {
-            // A blend selects each lane's bits, as the plain loop does; a scalar operand is broadcast once, and a scalar
-            // condition (the same on every element) leaves the choice out of the loop.
+        if (n >= Tuning.MIN_VECTOR_RUN && (ms == 0 || ms == 1) && (ps == 0 || ps == 1) && (qs == 0 || qs == 1)) {
+            // Runs and scalars: a blend selects each lane's bits, as the plain loop does; a scalar operand is broadcast
+            // once, and a scalar condition (the same on every element) leaves the choice out of the loop. Other strides
+            // are the plain loop's.
             FloatVector pb = FloatVector.broadcast(S, p[po]);
             FloatVector qb = FloatVector.broadcast(S, q[qo]);
             boolean pRun = ps != 0;
