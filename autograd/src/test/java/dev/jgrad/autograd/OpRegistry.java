@@ -93,6 +93,7 @@ final class OpRegistry {
         ops.add(unaryOp("tanh", Variable::tanh));
         ops.add(unaryOp("sigmoid", Variable::sigmoid));
         ops.add(awayFromZero("relu", Variable::relu));
+        ops.add(awayFromZero("leakyRelu", x -> x.leakyRelu(0.2)));
         ops.add(unaryOp("silu", Variable::silu));
         ops.add(unaryOp("gelu", Variable::gelu));
         ops.add(unaryOp("gelu tanh", x -> x.gelu(true)));
@@ -170,6 +171,7 @@ final class OpRegistry {
         ops.add(reduction("amin", Variable::amin, false));
         ops.add(reduction("logsumexp", Variable::logsumexp, false));
         ops.add(reduction("var", (x, dims, keep) -> x.var(dims, 1, keep), false));
+        ops.add(reduction("std", (x, dims, keep) -> x.std(dims, 1, keep), false));
         ops.add(alongDim("softmax", (x, d, keep) -> x.softmax(d)));
         ops.add(alongDim("logSoftmax", (x, d, keep) -> x.logSoftmax(d)));
         ops.add(alongDim("max dim", (x, d, keep) -> x.max(d, keep).values()));
@@ -235,6 +237,8 @@ final class OpRegistry {
         ops.add(view("contiguous", (x, s, d0, d1) -> x.transpose(0, 1).contiguous().exp()));
         ops.add(view("clone", (x, s, d0, d1) -> x.clone().square()));
         ops.add(view("flip", (x, s, d0, d1) -> x.flip(d0).mul(x)));
+        ops.add(view("tril", (x, s, d0, d1) -> x.tril(1)));
+        ops.add(view("triu", (x, s, d0, d1) -> x.triu(-1)));
         ops.add(view("sumTo", (x, s, d0, d1) -> x.sumTo(s[s.length - 1])));
         ops.add(view("pad", (x, s, d0, d1) -> x.pad(new int[] {1, 2, 0, 1}, 0.5)));
         ops.add(view("unfold", (x, s, d0, d1) -> x.unfold(d0, 2, 1)));

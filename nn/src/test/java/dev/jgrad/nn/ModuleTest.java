@@ -32,9 +32,9 @@ class ModuleTest {
 
     @Test
     void toStringReadsLikePyTorch() {
-        String s = new Sequential(new Linear(4, 16), new Tanh(), new Linear(16, 3, false)).toString();
+        String s = new Sequential(new Linear(4, 16), new Tanh(), new Linear(16, 3, false), new LeakyReLU()).toString();
         assertEquals("Sequential(\n  (0): Linear(in_features=4, out_features=16, bias=True)\n  (1): Tanh()\n"
-                + "  (2): Linear(in_features=16, out_features=3, bias=False)\n)", s);
+                + "  (2): Linear(in_features=16, out_features=3, bias=False)\n  (3): LeakyReLU(negative_slope=0.01)\n)", s);
         assertTrue(new Block().toString().contains("(attn): MultiheadAttention(\n    embed_dim=8, num_heads=2, batch_first=True\n    (out_proj): Linear("));
     }
 

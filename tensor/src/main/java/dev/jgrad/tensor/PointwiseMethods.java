@@ -283,6 +283,16 @@ public interface PointwiseMethods<T extends ArrayOps<T>> extends ArrayCore<T> {
         return unary(tanhApproximation ? UnaryOp.GELU_TANH : UnaryOp.GELU);
     }
 
+    /** {@code F.leaky_relu(x, negativeSlope)}: x where x &gt; 0, {@code negativeSlope * x} elsewhere (0 included). */
+    default T leakyRelu(double negativeSlope) {
+        return where(gt(0.0), mul(negativeSlope));
+    }
+
+    /** {@code F.leaky_relu(x)}: {@link #leakyRelu(double)} with PyTorch's slope of 0.01. */
+    default T leakyRelu() {
+        return leakyRelu(0.01);
+    }
+
     /** {@code x * x}. */
     default T square() {
         return unary(UnaryOp.SQUARE);
@@ -316,6 +326,30 @@ public interface PointwiseMethods<T extends ArrayOps<T>> extends ArrayCore<T> {
     /** {@code min(x, max)}. */
     default T clampMax(double max) {
         return clamp(Double.NaN, max);
+    }
+
+    /**
+     * {@code torch.tril(x, diagonal)}: a copy with the elements above the {@code diagonal}-th diagonal of the last two
+     * dims set to 0 (0 is the main diagonal, a positive one lies above it, a negative one below), for each matrix of a
+     * batch. The gradient passes where the elements were kept.
+     */
+    default T tril(int diagonal) {
+        return maskedFill(Triangle.outside("tril", shape(), diagonal, true), 0);
+    }
+
+    /** {@code torch.tril(x)}: the lower triangle, main diagonal included. */
+    default T tril() {
+        return tril(0);
+    }
+
+    /** {@code torch.triu(x, diagonal)}: as {@link #tril(int)}, keeping the elements on and above the diagonal. */
+    default T triu(int diagonal) {
+        return maskedFill(Triangle.outside("triu", shape(), diagonal, false), 0);
+    }
+
+    /** {@code torch.triu(x)}: the upper triangle, main diagonal included. */
+    default T triu() {
+        return triu(0);
     }
 
     /** {@code torch.where(cond, this, other)} with a number for the other branch. */

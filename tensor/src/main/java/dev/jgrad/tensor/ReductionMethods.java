@@ -121,6 +121,28 @@ public interface ReductionMethods<T extends ArrayOps<T>> extends ArrayCore<T> {
         return var(new int[] {dim}, 1, keepdim);
     }
 
+    /**
+     * {@code torch.std(x, dims, correction=correction, keepdim=keepdim)}: the square root of {@link #var(int[], double,
+     * boolean)}. Where the variance is 0 the gradient is 0, as PyTorch's, not the NaN of sqrt's infinite slope.
+     */
+    default T std(int[] dims, double correction, boolean keepdim) {
+        T variance = var(dims, correction, keepdim);
+        T nonzero = variance.ne(0.0);
+        // The first where keeps a zero out of sqrt (whose backward would multiply a zero gradient by infinity), the
+        // second puts the zero back; NaN and infinite variances are not 0 and go through sqrt as they are.
+        return variance.where(nonzero, 1.0).sqrt().where(nonzero, 0.0);
+    }
+
+    /** The sample standard deviation over all elements (correction 1). */
+    default T std() {
+        return std(null, 1, false);
+    }
+
+    /** The sample standard deviation along {@code dim} (correction 1). */
+    default T std(int dim, boolean keepdim) {
+        return std(new int[] {dim}, 1, keepdim);
+    }
+
     /** The index of the largest element of the flattened values (int64, no gradient). */
     default T argmax() {
         return constant(Reduce.maxMin(data().reshape(-1), 0, false, true).indices());

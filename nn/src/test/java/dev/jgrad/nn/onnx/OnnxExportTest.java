@@ -17,6 +17,7 @@ import dev.jgrad.nn.LSTM;
 import dev.jgrad.nn.Recurrent;
 import dev.jgrad.nn.GroupNorm;
 import dev.jgrad.nn.LayerNorm;
+import dev.jgrad.nn.LeakyReLU;
 import dev.jgrad.nn.Linear;
 import dev.jgrad.nn.MaxPool1d;
 import dev.jgrad.nn.MaxPool2d;
@@ -66,7 +67,7 @@ class OnnxExportTest {
     @Test
     void mlpWithEveryActivation() throws Exception {
         Sequential mlp = new Sequential(new Linear(5, 7, true, g), new ReLU(), new Linear(7, 6, true, g), new GELU(), new Tanh(),
-                new Linear(6, 6, true, g), new GELU(true), new SiLU(), new Sigmoid(), new Linear(6, 3, false, g));
+                new Linear(6, 6, true, g), new GELU(true), new SiLU(), new LeakyReLU(0.2), new Sigmoid(), new Linear(6, 3, false, g));
         check(mlp, in -> mlp.forward(in[0]), batches(b -> Tensor.randn(g, b, 5), 4, 9), "x", "batch");
     }
 
@@ -79,8 +80,9 @@ class OnnxExportTest {
             Variable b = a.div(x.pow(2).add(2)).clamp(-0.5, 0.7).mul(x.sigmoid());
             Variable c = Variable.where(x.gt(0), b, x.neg().add(1).rsqrt());
             Variable r = c.softmax(-1).add(c.logSoftmax(1)).add(c.mean(new int[] {1}, true)).sub(c.amax(new int[] {0}, true));
-            Variable v = r.var(new int[] {1}, 1.0, true).add(r.sum(new int[] {1}, true)).add(r.logsumexp(new int[] {1}, true));
-            Variable outer = r.unsqueeze(2).sub(r.unsqueeze(1));                          // (B, 6, 6): broadcast
+            Variable v = r.var(new int[] {1}, 1.0, true).add(r.sum(new int[] {1}, true)).add(r.logsumexp(new int[] {1}, true))
+                    .add(r.std(new int[] {1}, 1.0, true));
+            Variable outer = r.unsqueeze(2).sub(r.unsqueeze(1)).tril(1);                  // (B, 6, 6): broadcast
             return outer.sum(new int[] {2}, false).add(v).add(r.max(1, true).values()).maximum(r.minimum(r.mul(0.5)));
         };
         check(lin, f, batches(b -> Tensor.randn(g, b, 6), 5, 3), "x", "batch");
