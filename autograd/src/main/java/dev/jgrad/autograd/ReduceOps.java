@@ -202,6 +202,12 @@ final class ReduceOps {
         });
     }
 
+    static Variable cumsum(Variable x, int dim) {
+        Tensor y = x.data.cumsum(dim);
+        // Each input element reaches every output at or after it: the gradient's sums taken from the end backwards.
+        return Op.of("cumsum", y, x).backward((g, n) -> new Variable[] {g.dim() == 0 ? g : g.flip(dim).cumsum(dim).flip(dim)});
+    }
+
     static ValuesIndices<Variable> maxMin(Variable x, int dim, boolean keepdim, boolean isMax) {
         ValuesIndices<Tensor> vi = isMax ? x.data.max(dim, keepdim) : x.data.min(dim, keepdim);
         int[] shape = x.data.shape();

@@ -303,6 +303,12 @@ public class Variable implements ArrayOps<Variable> {
         return Trace.on() ? Trace.record(out, "var", this, dims, correction, keepdim) : out;
     }
 
+    @Override
+    public Variable cumsum(int dim) {
+        Variable out = ReduceOps.cumsum(this, dim);
+        return Trace.on() ? Trace.record(out, "cumsum", this, dim) : out;
+    }
+
     /** {@code torch.max(x, dim)}: values (the gradient goes to the chosen index) and int64 indices. */
     @Override
     public ValuesIndices<Variable> max(int dim, boolean keepdim) {

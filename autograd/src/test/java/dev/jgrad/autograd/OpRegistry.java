@@ -173,6 +173,7 @@ final class OpRegistry {
         ops.add(reduction("var", (x, dims, keep) -> x.var(dims, 1, keep), false));
         ops.add(reduction("std", (x, dims, keep) -> x.std(dims, 1, keep), false));
         ops.add(alongDim("softmax", (x, d, keep) -> x.softmax(d)));
+        ops.add(alongDim("cumsum", (x, d, keep) -> x.cumsum(d)));
         ops.add(alongDim("logSoftmax", (x, d, keep) -> x.logSoftmax(d)));
         ops.add(alongDim("max dim", (x, d, keep) -> x.max(d, keep).values()));
         ops.add(alongDim("min dim", (x, d, keep) -> x.min(d, keep).values()));

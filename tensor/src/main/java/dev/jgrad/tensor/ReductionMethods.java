@@ -28,6 +28,12 @@ public interface ReductionMethods<T extends ArrayOps<T>> extends ArrayCore<T> {
     /** Variance over {@code dims} (all where null) dividing by {@code N - correction}. */
     T var(int[] dims, double correction, boolean keepdim);
 
+    /**
+     * {@code torch.cumsum(x, dim)}: the running sums along {@code dim}, same shape (bool and int64 give int64). The
+     * gradient of each input element is the sum of the output gradients at and after its position.
+     */
+    T cumsum(int dim);
+
     /** {@code torch.max(x, dim)}: the largest values along a dim and where they are (first on ties). */
     ValuesIndices<T> max(int dim, boolean keepdim);
 

@@ -577,6 +577,11 @@ public final class Tensor implements ArrayOps<Tensor> {
     }
 
     @Override
+    public Tensor cumsum(int dim) {
+        return Cumulative.cumsum(this, dim);
+    }
+
+    @Override
     public ValuesIndices<Tensor> max(int dim, boolean keepdim) {
         return Reduce.maxMin(this, dim, keepdim, true);
     }

@@ -41,6 +41,8 @@ final class PrimitiveForms {
             case "amin" -> one(e.reduce("ReduceMin", e.in(0), axes(e, 1), (Boolean) a[2]));
             case "logsumexp" -> one(e.reduce("ReduceLogSumExp", e.in(0), axes(e, 1), (Boolean) a[2]));
             case "var" -> one(variance(e, c));
+            case "cumsum" -> one(e.node("CumSum", e.cast(e.in(0), c.output().dtype()),
+                    e.scalar(normalized(new long[] {e.constInt(1)}, Math.max(1, rank(c, 0)))[0], DType.INT64)));
             case "max", "min" -> maxMin(e, c);
             case "softmax" -> one(e.node("Softmax", List.of(attr("axis", e.constInt(1))), e.in(0)));
             case "logSoftmax" -> one(e.node("LogSoftmax", List.of(attr("axis", e.constInt(1))), e.in(0)));

@@ -83,7 +83,7 @@ class OnnxExportTest {
             Variable v = r.var(new int[] {1}, 1.0, true).add(r.sum(new int[] {1}, true)).add(r.logsumexp(new int[] {1}, true))
                     .add(r.std(new int[] {1}, 1.0, true));
             Variable outer = r.unsqueeze(2).sub(r.unsqueeze(1)).tril(1);                  // (B, 6, 6): broadcast
-            return outer.sum(new int[] {2}, false).add(v).add(r.max(1, true).values()).maximum(r.minimum(r.mul(0.5)));
+            return outer.sum(new int[] {2}, false).add(r.cumsum(1)).add(v).add(r.max(1, true).values()).maximum(r.minimum(r.mul(0.5)));
         };
         check(lin, f, batches(b -> Tensor.randn(g, b, 6), 5, 3), "x", "batch");
     }
