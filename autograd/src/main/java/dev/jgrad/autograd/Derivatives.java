@@ -30,9 +30,9 @@ final class Derivatives {
 
     static Saves saves(UnaryOp op) {
         switch (op) {
-            case NEG: case SIGN: case FLOOR:
+            case NEG: case SIGN: case FLOOR: case ROUND:
                 return Saves.NOTHING;
-            case EXP: case SQRT: case RSQRT: case TANH: case SIGMOID: case RELU: case RECIPROCAL:
+            case EXP: case EXPM1: case SQRT: case RSQRT: case TANH: case SIGMOID: case RELU: case RECIPROCAL:
                 return Saves.OUTPUT;
             default:
                 return Saves.INPUT;
@@ -53,8 +53,9 @@ final class Derivatives {
         switch (op) {
             case NEG: return g.neg();
             case ABS: return g.mul(x.sign());
-            case SIGN: case FLOOR: return g.constant(Tensor.zerosLike(g.data));
+            case SIGN: case FLOOR: case ROUND: return g.constant(Tensor.zerosLike(g.data));
             case EXP: return g.mul(y);
+            case EXPM1: return g.mul(y.add(1.0));
             case LOG: return g.div(x);
             case LOG1P: return g.div(x.add(1.0));
             case SQRT: return g.div(y.mul(2.0));

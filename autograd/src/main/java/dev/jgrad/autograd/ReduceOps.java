@@ -202,6 +202,20 @@ final class ReduceOps {
         });
     }
 
+    static ValuesIndices<Variable> sort(Variable x, int dim, boolean descending) {
+        ValuesIndices<Tensor> vi = x.data.sort(dim, descending);
+        Tensor idx = vi.indices();
+        if (x.data.dim() == 0) {
+            return new ValuesIndices<>(Op.of("sort", vi.values(), x).backward((g, n) -> new Variable[] {g}), idx);
+        }
+        int d = Shape.wrapDim(dim, x.data.dim());
+        int[] shape = x.data.shape();
+        // Each sorted value came from one position: its gradient goes back there.
+        Variable values = Op.of("sort", vi.values(), x).save(idx).backward((g, n) ->
+                new Variable[] {g.constant(Tensor.zeros(g.dtype(), shape)).scatter(d, n.savedTensor(0), g)});
+        return new ValuesIndices<>(values, idx);
+    }
+
     static Variable cumsum(Variable x, int dim) {
         Tensor y = x.data.cumsum(dim);
         // Each input element reaches every output at or after it: the gradient's sums taken from the end backwards.

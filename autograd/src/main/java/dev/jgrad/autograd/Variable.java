@@ -304,6 +304,15 @@ public class Variable implements ArrayOps<Variable> {
     }
 
     @Override
+    public ValuesIndices<Variable> sort(int dim, boolean descending) {
+        ValuesIndices<Variable> out = ReduceOps.sort(this, dim, descending);
+        if (Trace.on()) {
+            Trace.recordAll(new Tensor[] {out.values().data, out.indices()}, "sort", this, dim, descending);
+        }
+        return out;
+    }
+
+    @Override
     public Variable cumsum(int dim) {
         Variable out = ReduceOps.cumsum(this, dim);
         return Trace.on() ? Trace.record(out, "cumsum", this, dim) : out;

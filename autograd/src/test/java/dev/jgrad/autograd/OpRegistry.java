@@ -103,6 +103,9 @@ final class OpRegistry {
         ops.add(unaryOp("erf", Variable::erf));
         ops.add(of("floor", rs -> s(v -> v[0].floor(), rs.uniform(0.1, 0.9, rs.shape(0, 3)).add(Tensor.scalar(2.0, DType.FLOAT64))))
                 .domain("away from integers"));
+        ops.add(of("round", rs -> s(v -> v[0].round(), rs.uniform(0.1, 0.4, rs.shape(0, 3)).add(Tensor.scalar(2.0, DType.FLOAT64))))
+                .domain("away from integers and halves"));
+        ops.add(unaryOp("expm1", Variable::expm1));
         ops.add(of("clamp", rs -> s(v -> v[0].clamp(-0.5, 0.7), rs.awayFromZero(rs.shape(0, 3)).mul(Tensor.scalar(1.3, DType.FLOAT64))))
                 .domain("away from the bounds"));
         ops.add(awayFromZero("clampMin", x -> x.clampMin(0.1)));
@@ -174,6 +177,7 @@ final class OpRegistry {
         ops.add(reduction("std", (x, dims, keep) -> x.std(dims, 1, keep), false));
         ops.add(alongDim("softmax", (x, d, keep) -> x.softmax(d)));
         ops.add(alongDim("cumsum", (x, d, keep) -> x.cumsum(d)));
+        ops.add(alongDim("sort", (x, d, keep) -> x.sort(d, keep).values()));
         ops.add(alongDim("logSoftmax", (x, d, keep) -> x.logSoftmax(d)));
         ops.add(alongDim("max dim", (x, d, keep) -> x.max(d, keep).values()));
         ops.add(alongDim("min dim", (x, d, keep) -> x.min(d, keep).values()));

@@ -60,6 +60,7 @@ class OpRegistryCoverageTest {
             Map.entry("any", "a bool result: no gradient"),
             Map.entry("argmax", "an int64 result: no gradient"),
             Map.entry("argmin", "an int64 result: no gradient"),
+            Map.entry("argsort", "an int64 result: no gradient"),
             Map.entry("nonzero", "an int64 result: no gradient"));
 
     /** The names of Variable's public methods that return a Variable (or the surface's T, a list or values with indices). */

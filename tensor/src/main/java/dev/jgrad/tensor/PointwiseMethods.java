@@ -318,6 +318,16 @@ public interface PointwiseMethods<T extends ArrayOps<T>> extends ArrayCore<T> {
         return unary(UnaryOp.FLOOR);
     }
 
+    /** {@code torch.round(x)}: the nearest integer, halves to the even one (0.5 to 0, 1.5 to 2); the gradient is 0. */
+    default T round() {
+        return unary(UnaryOp.ROUND);
+    }
+
+    /** {@code torch.expm1(x)}: {@code e^x - 1}, accurate for x near 0. */
+    default T expm1() {
+        return unary(UnaryOp.EXPM1);
+    }
+
     /** {@code max(x, min)}. */
     default T clampMin(double min) {
         return clamp(min, Double.NaN);

@@ -37,6 +37,13 @@ public interface ReductionMethods<T extends ArrayOps<T>> extends ArrayCore<T> {
     /** {@code torch.max(x, dim)}: the largest values along a dim and where they are (first on ties). */
     ValuesIndices<T> max(int dim, boolean keepdim);
 
+    /**
+     * {@code torch.sort(x, dim, descending)}: the values along {@code dim} in order and the int64 positions they came
+     * from. Stable, as PyTorch's CPU sort: equal values keep their order either way; NaN sorts above every number. The
+     * gradient goes back to each value's position.
+     */
+    ValuesIndices<T> sort(int dim, boolean descending);
+
     /** The smallest elements along {@code dim} and their positions. */
     ValuesIndices<T> min(int dim, boolean keepdim);
 
@@ -157,6 +164,16 @@ public interface ReductionMethods<T extends ArrayOps<T>> extends ArrayCore<T> {
     /** The position of the largest element along {@code dim} (int64; the first of ties). */
     default T argmax(int dim, boolean keepdim) {
         return constant(Reduce.maxMin(data(), dim, keepdim, true).indices());
+    }
+
+    /** {@code torch.sort(x)}: ascending along the last dim. */
+    default ValuesIndices<T> sort() {
+        return sort(-1, false);
+    }
+
+    /** {@code torch.argsort(x, dim, descending)}: the positions {@link #sort(int, boolean)} gives (int64, no gradient). */
+    default T argsort(int dim, boolean descending) {
+        return constant(Sorting.sort(data(), dim, descending).indices());
     }
 
     /** The flat position of the smallest element (int64). */

@@ -577,6 +577,11 @@ public final class Tensor implements ArrayOps<Tensor> {
     }
 
     @Override
+    public ValuesIndices<Tensor> sort(int dim, boolean descending) {
+        return Sorting.sort(this, dim, descending);
+    }
+
+    @Override
     public Tensor cumsum(int dim) {
         return Cumulative.cumsum(this, dim);
     }

@@ -52,6 +52,10 @@ public enum UnaryOp {
     SOFTPLUS("softplus", Domain.FLOAT, x -> x > 20 ? x : Math.log1p(Math.exp(x))),
     /** {@code floor(x)}. */
     FLOOR("floor", Domain.ANY, Math::floor),
+    /** {@code round(x)}: to the nearest integer, halves to the even one, as {@code torch.round}. */
+    ROUND("round", Domain.ANY, Math::rint),
+    /** {@code e^x - 1}, accurate near 0 where {@code exp(x) - 1} loses every digit. */
+    EXPM1("expm1", Domain.FLOAT, Math::expm1),
     /** Whether x is zero. */
     LOGICAL_NOT("logical_not", Domain.PREDICATE, x -> x == 0.0 ? 1.0 : 0.0),
     /** Whether x is NaN. */

@@ -44,6 +44,7 @@ final class PrimitiveForms {
             case "cumsum" -> one(e.node("CumSum", e.cast(e.in(0), c.output().dtype()),
                     e.scalar(normalized(new long[] {e.constInt(1)}, Math.max(1, rank(c, 0)))[0], DType.INT64)));
             case "max", "min" -> maxMin(e, c);
+            case "sort" -> sort(e, c);
             case "softmax" -> one(e.node("Softmax", List.of(attr("axis", e.constInt(1))), e.in(0)));
             case "logSoftmax" -> one(e.node("LogSoftmax", List.of(attr("axis", e.constInt(1))), e.in(0)));
             case "view", "reshape" -> one(reshape(e, c));
@@ -138,6 +139,8 @@ final class PrimitiveForms {
             case ERF -> e.node("Erf", x);
             case SOFTPLUS -> e.node("Softplus", x);
             case FLOOR -> e.node("Floor", x);
+            case ROUND -> e.node("Round", x);
+            case EXPM1 -> e.node("Sub", e.node("Exp", x), e.scalar(1, out));
             case LOGICAL_NOT -> e.node("Not", e.cast(x, DType.BOOL));
             case ISNAN -> e.node("IsNaN", x);
         };
@@ -225,6 +228,15 @@ final class PrimitiveForms {
             }
         }
         return false;
+    }
+
+    /** TopK over the whole dim (its size read from the input's shape, so a dynamic dim stays so), sorted. */
+    private static String[] sort(Emitter e, Trace.Call c) {
+        long dim = normalized(new long[] {e.constInt(1)}, rank(c, 0))[0];
+        String k = e.node("Gather", e.node("Shape", e.in(0)), e.longs(dim));
+        String[] vi = e.nodeN("TopK", 2, List.of(attr("axis", dim), attr("largest", (Boolean) c.args()[2] ? 1L : 0L),
+                attr("sorted", 1L)), e.in(0), k);
+        return new String[] {e.typed(vi[0], c.outputs()[0].dtype()), e.typed(vi[1], DType.INT64)};
     }
 
     private static String[] maxMin(Emitter e, Trace.Call c) {

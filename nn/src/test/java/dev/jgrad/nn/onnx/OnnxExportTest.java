@@ -80,10 +80,24 @@ class OnnxExportTest {
             Variable b = a.div(x.pow(2).add(2)).clamp(-0.5, 0.7).mul(x.sigmoid());
             Variable c = Variable.where(x.gt(0), b, x.neg().add(1).rsqrt());
             Variable r = c.softmax(-1).add(c.logSoftmax(1)).add(c.mean(new int[] {1}, true)).sub(c.amax(new int[] {0}, true));
-            Variable v = r.var(new int[] {1}, 1.0, true).add(r.sum(new int[] {1}, true)).add(r.logsumexp(new int[] {1}, true))
-                    .add(r.std(new int[] {1}, 1.0, true));
-            Variable outer = r.unsqueeze(2).sub(r.unsqueeze(1)).tril(1);                  // (B, 6, 6): broadcast
-            return outer.sum(new int[] {2}, false).add(r.cumsum(1)).add(v).add(r.max(1, true).values()).maximum(r.minimum(r.mul(0.5)));
+            Variable v = r.var(new int[] {1}, 1.0, true).add(r.sum(new int[] {1}, true)).add(r.logsumexp(new int[] {1}, true));
+            Variable outer = r.unsqueeze(2).sub(r.unsqueeze(1));                          // (B, 6, 6): broadcast
+            // Every term adds to the output: a maximum of the whole would hide the terms on its losing side.
+            return outer.sum(new int[] {2}, false).add(v).add(r.max(1, true).values()).add(r.maximum(r.mul(0.5)))
+                    .add(r.minimum(r.mul(0.5)));
+        };
+        check(lin, f, batches(b -> Tensor.randn(g, b, 6), 5, 3), "x", "batch");
+    }
+
+    @Test
+    void sortsScansTrianglesAndRounding() throws Exception {
+        Linear lin = new Linear(6, 6, true, g);
+        Function<Variable[], Variable> f = in -> {
+            Variable x = lin.forward(in[0]);                                             // (B, 6)
+            Variable outer = x.unsqueeze(2).mul(x.unsqueeze(1));                          // (B, 6, 6)
+            return x.sort(1, true).values().add(x.sort(1, false).values().mul(0.5)).add(x.cumsum(1))
+                    .add(outer.tril(1).sum(new int[] {2}, false)).add(outer.triu(-1).mean(new int[] {1}, false))
+                    .add(x.std(new int[] {1}, 1.0, true)).add(x.mul(3.0).round()).add(x.expm1()).add(x.leakyRelu(0.2));
         };
         check(lin, f, batches(b -> Tensor.randn(g, b, 6), 5, 3), "x", "batch");
     }

@@ -1,0 +1,79 @@
+package dev.jgrad.autograd;
+
+import dev.jgrad.tensor.DType;
+import dev.jgrad.tensor.Tensor;
+import dev.jgrad.tensor.ValuesIndices;
+import org.junit.jupiter.api.Test;
+
+import java.util.Random;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/** sort and argsort as PyTorch 2.13's CPU sort gives them (the expected numbers are its output for the same inputs). */
+class SortTest {
+    private static final float NAN = Float.NaN;
+
+    @Test
+    void tiesKeepTheirOrderInBothDirectionsAndNanSortsAboveNumbers() {
+        Tensor x = Tensor.of(3f, 1f, 2f, 1f, 3f, NAN, 1f, -0f, 0f);
+        // torch.sort(x), torch.sort(x, descending=True)
+        ValuesIndices<Tensor> up = x.sort();
+        assertArrayEquals(new float[] {-0f, 0f, 1f, 1f, 1f, 2f, 3f, 3f, NAN}, up.values().toFloatArray());
+        assertArrayEquals(new long[] {7, 8, 1, 3, 6, 2, 0, 4, 5}, up.indices().toLongArray());
+        ValuesIndices<Tensor> down = x.sort(0, true);
+        assertArrayEquals(new float[] {NAN, 3f, 3f, 2f, 1f, 1f, 1f, -0f, 0f}, down.values().toFloatArray());
+        assertArrayEquals(new long[] {5, 0, 4, 2, 1, 3, 6, 7, 8}, down.indices().toLongArray());
+        assertArrayEquals(new long[] {7, 8, 1, 3, 6, 2, 0, 4, 5}, x.argsort(0, false).toLongArray());
+    }
+
+    @Test
+    void alongAnyDimOfAnyType() {
+        Tensor m = Tensor.of(new double[] {3, 0, 1, 5, 2, 4}, 2, 3);               // rows (3, 0, 1), (5, 2, 4)
+        assertArrayEquals(new long[] {1, 2, 0, 1, 2, 0}, m.sort(1, false).indices().toLongArray());
+        assertArrayEquals(new long[] {1, 1, 1, 0, 0, 0}, m.sort(0, true).indices().toLongArray());
+        assertArrayEquals(new double[] {5, 2, 4, 3, 0, 1}, m.sort(0, true).values().toDoubleArray());
+        // A transposed view sorts along its own dim.
+        assertArrayEquals(new double[] {3, 5, 0, 2, 1, 4}, m.t().sort(1, false).values().toDoubleArray());
+        // 2^53 + 1 and 2^53 are one double: int64 sorts by the integers themselves.
+        Tensor ints = Tensor.of(new long[] {(1L << 53) + 1, -4, 1L << 53}, 3);
+        assertArrayEquals(new long[] {1, 2, 0}, ints.sort().indices().toLongArray());
+        assertEquals(DType.INT64, ints.sort().values().dtype());
+        // torch.sort(torch.tensor([True, False, True])): indices (1, 0, 2)
+        Tensor flags = Tensor.of(new double[] {1, 0, 1}, 3).ne(0.0);
+        assertArrayEquals(new long[] {1, 0, 2}, flags.sort().indices().toLongArray());
+        assertEquals(DType.BOOL, flags.sort().values().dtype());
+        assertEquals(5.0, Tensor.scalar(5.0).sort().values().item());
+        assertArrayEquals(new int[] {0, 3}, Tensor.zeros(0, 3).sort(0, false).values().shape());
+    }
+
+    @Test
+    void longLinesAgreeWithAStableLibrarySort() {
+        Random r = new Random(5);
+        int n = 1000;
+        double[] v = new double[n];
+        for (int i = 0; i < n; i++) {
+            v[i] = r.nextInt(50);                                                   // many ties
+        }
+        long[] got = Tensor.of(v, n).sort(0, true).indices().toLongArray();
+        Integer[] expected = new Integer[n];
+        for (int i = 0; i < n; i++) {
+            expected[i] = i;
+        }
+        java.util.Arrays.sort(expected, (a, b) -> Double.compare(v[b], v[a]));   // TimSort: stable
+        for (int i = 0; i < n; i++) {
+            assertEquals((long) expected[i], got[i], "position " + i);
+        }
+    }
+
+    @Test
+    void gradientGoesBackToEachValuesPosition() {
+        // x = torch.tensor([[3., 1, 2], [0, 5, 4]], requires_grad=True); v, i = x.sort(1, descending=True)
+        // (v * torch.tensor([[1., 2, 3], [4, 5, 6]])).sum().backward()
+        Variable x = Variable.of(Tensor.of(new float[] {3, 1, 2, 0, 5, 4}, 2, 3), true);
+        Variable v = x.sort(1, true).values();
+        v.mul(Variable.of(Tensor.of(new float[] {1, 2, 3, 4, 5, 6}, 2, 3))).sum().backward();
+        assertArrayEquals(new float[] {1, 3, 2, 6, 4, 5}, x.grad().toFloatArray());
+        assertEquals(DType.INT64, x.argsort(1, true).dtype());
+    }
+}
