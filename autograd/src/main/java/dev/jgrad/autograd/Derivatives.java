@@ -58,6 +58,7 @@ final class Derivatives {
             case EXPM1: return g.mul(y.add(1.0));
             case LOG: return g.div(x);
             case LOG1P: return g.div(x.add(1.0));
+            case ATAN: return g.div(x.square().add(1.0));
             case SQRT: return g.div(y.mul(2.0));
             case RSQRT: return g.mul(y.pow(3.0)).mul(-0.5);
             case SIN: return g.mul(x.cos());
@@ -142,6 +143,12 @@ final class Derivatives {
             // Where the operands tie, each gets half the gradient, as in PyTorch.
             case MAXIMUM: return halfOnTies(g, a, b).maskedFill(i == 0 ? a.lt(b) : a.gt(b), 0.0);
             case MINIMUM: return halfOnTies(g, a, b).maskedFill(i == 0 ? a.gt(b) : a.lt(b), 0.0);
+            // d atan2(a, b) = (b da - a db) / (a^2 + b^2); at (0, 0) the reciprocal's infinity is taken as 0, as PyTorch's.
+            case ATAN2: {
+                Variable norm = a.square().add(b.square());
+                Variable recip = norm.reciprocal().maskedFill(norm.data.eq(0.0), 0.0);
+                return (i == 0 ? g.mul(b) : g.mul(a.neg())).mul(recip);
+            }
             default:
                 throw new UnsupportedOperationException(op.pyName() + " has a bool result and no derivative");
         }

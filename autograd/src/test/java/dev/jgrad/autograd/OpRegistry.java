@@ -52,6 +52,8 @@ final class OpRegistry {
         ops.add(of("pow", rs -> { int[][] p = rs.broadcastPair(); return s(v -> v[0].pow(v[1]), rs.uniform(0.5, 2, p[0]), rs.normal(p[1])); })
                 .domain("base in [0.5, 2)"));
         ops.add(of("maximum", rs -> { int[][] p = rs.broadcastPair(); return s(v -> v[0].maximum(v[1]), rs.normal(p[0]), rs.normal(p[1])); }));
+        ops.add(of("atan2", rs -> { int[][] p = rs.broadcastPair(); return s(v -> v[0].atan2(v[1]), rs.normal(p[0]), rs.awayFromZero(p[1])); })
+                .domain("b away from 0"));
         ops.add(of("minimum", rs -> { int[][] p = rs.broadcastPair(); return s(v -> v[0].minimum(v[1]), rs.normal(p[0]), rs.normal(p[1])); }));
     }
 
@@ -91,6 +93,7 @@ final class OpRegistry {
         ops.add(unaryOp("sin", Variable::sin));
         ops.add(unaryOp("cos", Variable::cos));
         ops.add(unaryOp("tanh", Variable::tanh));
+        ops.add(unaryOp("atan", Variable::atan));
         ops.add(unaryOp("sigmoid", Variable::sigmoid));
         ops.add(awayFromZero("relu", Variable::relu));
         ops.add(awayFromZero("leakyRelu", x -> x.leakyRelu(0.2)));

@@ -21,6 +21,8 @@ public enum BinaryOp {
     MAXIMUM("maximum", Kind.ARITHMETIC, Math::max),
     /** The smaller of the two (NaN if either is NaN, as {@code torch.minimum}). */
     MINIMUM("minimum", Kind.ARITHMETIC, Math::min),
+    /** The angle of the point (b, a) from the x axis, in (-pi, pi]: {@code torch.atan2(a, b)}. */
+    ATAN2("atan2", Kind.ARITHMETIC, Math::atan2),
     /** {@code a == b}. */
     EQ("eq", Kind.COMPARISON, (a, b) -> a == b ? 1 : 0),
     /** {@code a != b}. */
@@ -76,9 +78,9 @@ public enum BinaryOp {
                 return promoted == DType.BOOL ? DType.INT64 : promoted;
             default:
                 if (promoted == DType.BOOL) {
-                    return this == DIV || this == POW ? DType.FLOAT32 : DType.INT64;
+                    return this == DIV || this == POW || this == ATAN2 ? DType.FLOAT32 : DType.INT64;
                 }
-                return this == DIV && promoted == DType.INT64 ? DType.FLOAT32 : promoted;
+                return (this == DIV || this == ATAN2) && promoted == DType.INT64 ? DType.FLOAT32 : promoted;
         }
     }
 

@@ -318,6 +318,19 @@ public interface PointwiseMethods<T extends ArrayOps<T>> extends ArrayCore<T> {
         return unary(UnaryOp.FLOOR);
     }
 
+    /** {@code torch.atan(x)}: the arctangent, in (-pi/2, pi/2). */
+    default T atan() {
+        return unary(UnaryOp.ATAN);
+    }
+
+    /**
+     * {@code torch.atan2(this, other)}: the angle of the point (other, this), in (-pi, pi], the quadrant taken from both
+     * signs (integers become float32). The gradient is NaN at (0, 0), as PyTorch's.
+     */
+    default T atan2(T other) {
+        return binary(BinaryOp.ATAN2, other);
+    }
+
     /** {@code torch.round(x)}: the nearest integer, halves to the even one (0.5 to 0, 1.5 to 2); the gradient is 0. */
     default T round() {
         return unary(UnaryOp.ROUND);

@@ -30,6 +30,8 @@ public enum UnaryOp {
     SIN("sin", Domain.FLOAT, Math::sin),
     /** {@code cos(x)}. */
     COS("cos", Domain.FLOAT, Math::cos),
+    /** {@code atan(x)}, in (-pi/2, pi/2). */
+    ATAN("atan", Domain.FLOAT, Math::atan),
     /** {@code tanh(x)}. */
     TANH("tanh", Domain.FLOAT, Math::tanh),
     /** {@code 1 / (1 + e^-x)}. */

@@ -139,6 +139,7 @@ final class PrimitiveForms {
             case ERF -> e.node("Erf", x);
             case SOFTPLUS -> e.node("Softplus", x);
             case FLOOR -> e.node("Floor", x);
+            case ATAN -> e.node("Atan", x);
             case ROUND -> e.node("Round", x);
             case EXPM1 -> e.node("Sub", e.node("Exp", x), e.scalar(1, out));
             case LOGICAL_NOT -> e.node("Not", e.cast(x, DType.BOOL));
@@ -159,6 +160,20 @@ final class PrimitiveForms {
         return e.node("Mul", e.node("Mul", x, e.scalar(0.5, dt)), e.node("Add", e.node("Tanh", inner), e.scalar(1, dt)));
     }
 
+    /**
+     * ONNX has no atan2: the arctangent of a / b, moved by pi into the left half-plane (up where a &gt;= 0, down where a
+     * &lt; 0), and +-pi/2 or 0 where b is 0.
+     */
+    private static String atan2(Emitter e, String a, String b, DType dt) {
+        String zero = e.scalar(0, dt);
+        String base = e.node("Atan", e.node("Div", a, b));
+        String pi = e.scalar(Math.PI, dt);
+        String left = e.node("Where", e.node("GreaterOrEqual", a, zero), e.node("Add", base, pi), e.node("Sub", base, pi));
+        String onAxis = e.node("Where", e.node("Greater", a, zero), e.scalar(Math.PI / 2, dt),
+                e.node("Where", e.node("Less", a, zero), e.scalar(-Math.PI / 2, dt), zero));
+        return e.node("Where", e.node("Greater", b, zero), base, e.node("Where", e.node("Less", b, zero), left, onAxis));
+    }
+
     static String binary(Emitter e, BinaryOp op, String a, String b, DType out) {
         DType compute = switch (op) {
             case EQ, NE, LT, LE, GT, GE -> DType.promote(e.dtype(a), e.dtype(b));
@@ -175,6 +190,7 @@ final class PrimitiveForms {
             case POW -> e.node("Pow", x, y);
             case MAXIMUM -> e.node("Max", x, y);
             case MINIMUM -> e.node("Min", x, y);
+            case ATAN2 -> atan2(e, x, y, compute);
             case EQ -> e.node("Equal", x, y);
             case NE -> e.node("Not", e.node("Equal", x, y));
             case LT -> e.node("Less", x, y);

@@ -90,14 +90,15 @@ class OnnxExportTest {
     }
 
     @Test
-    void sortsScansTrianglesAndRounding() throws Exception {
+    void sortsScansTrianglesRoundingAndAngles() throws Exception {
         Linear lin = new Linear(6, 6, true, g);
         Function<Variable[], Variable> f = in -> {
             Variable x = lin.forward(in[0]);                                             // (B, 6)
             Variable outer = x.unsqueeze(2).mul(x.unsqueeze(1));                          // (B, 6, 6)
             return x.sort(1, true).values().add(x.sort(1, false).values().mul(0.5)).add(x.cumsum(1))
                     .add(outer.tril(1).sum(new int[] {2}, false)).add(outer.triu(-1).mean(new int[] {1}, false))
-                    .add(x.std(new int[] {1}, 1.0, true)).add(x.mul(3.0).round()).add(x.expm1()).add(x.leakyRelu(0.2));
+                    .add(x.std(new int[] {1}, 1.0, true)).add(x.mul(3.0).round()).add(x.expm1()).add(x.leakyRelu(0.2))
+                    .add(x.atan2(x.flip(1))).add(x.atan2(x.flip(1).maximum(x.constant(Tensor.zeros(6))))).add(x.atan());
         };
         check(lin, f, batches(b -> Tensor.randn(g, b, 6), 5, 3), "x", "batch");
     }
