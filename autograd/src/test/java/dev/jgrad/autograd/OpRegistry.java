@@ -181,6 +181,7 @@ final class OpRegistry {
         ops.add(alongDim("softmax", (x, d, keep) -> x.softmax(d)));
         ops.add(alongDim("cumsum", (x, d, keep) -> x.cumsum(d)));
         ops.add(alongDim("sort", (x, d, keep) -> x.sort(d, keep).values()));
+        ops.add(alongDim("topk", (x, d, keep) -> x.topk(2, d, keep).values()));
         ops.add(alongDim("logSoftmax", (x, d, keep) -> x.logSoftmax(d)));
         ops.add(alongDim("max dim", (x, d, keep) -> x.max(d, keep).values()));
         ops.add(alongDim("min dim", (x, d, keep) -> x.min(d, keep).values()));

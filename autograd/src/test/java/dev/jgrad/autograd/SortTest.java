@@ -9,6 +9,7 @@ import java.util.Random;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** sort and argsort as PyTorch 2.13's CPU sort gives them (the expected numbers are its output for the same inputs). */
 class SortTest {
@@ -64,6 +65,27 @@ class SortTest {
         for (int i = 0; i < n; i++) {
             assertEquals((long) expected[i], got[i], "position " + i);
         }
+    }
+
+    @Test
+    void topkTakesTheFirstKOfTheSortAlongAnyDim() {
+        // x = torch.tensor([[3., 1, 2, 5], [0, 6, 4, 4.5]]); x.topk(2, 1); x.topk(3, 1, largest=False)
+        Variable x = Variable.of(Tensor.of(new float[] {3, 1, 2, 5, 0, 6, 4, 4.5f}, 2, 4), true);
+        ValuesIndices<Variable> top = x.topk(2);
+        assertArrayEquals(new float[] {5, 3, 6, 4.5f}, top.values().data().toFloatArray());
+        assertArrayEquals(new long[] {3, 0, 1, 3}, top.indices().toLongArray());
+        ValuesIndices<Variable> low = x.topk(3, 1, false);
+        assertArrayEquals(new float[] {1, 2, 3, 0, 4, 4.5f}, low.values().data().toFloatArray());
+        assertArrayEquals(new long[] {1, 2, 0, 0, 2, 3}, low.indices().toLongArray());
+        assertArrayEquals(new long[] {0, 1, 1, 0}, x.data().topk(1, 0, true).indices().toLongArray());
+        // (v * [[1, 2], [3, 4]]).sum().backward(): each value's weight lands where it came from.
+        top.values().mul(Variable.of(Tensor.of(new float[] {1, 2, 3, 4}, 2, 2))).sum().backward();
+        assertArrayEquals(new float[] {2, 0, 0, 1, 0, 3, 0, 4}, x.grad().toFloatArray());
+        // PyTorch leaves the order of equal values open; jgrad's is the order they came in.
+        assertArrayEquals(new long[] {1, 2}, Tensor.of(0f, 4f, 4f).topk(2).indices().toLongArray());
+        IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> x.topk(5));
+        assertTrue(e.getMessage().contains("k (5)") && e.getMessage().contains("size 4") && e.getMessage().contains("[2, 4]"),
+                e.getMessage());
     }
 
     @Test

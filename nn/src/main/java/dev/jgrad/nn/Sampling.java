@@ -4,8 +4,6 @@ import dev.jgrad.tensor.Generator;
 import dev.jgrad.tensor.Tensor;
 import dev.jgrad.tensor.ValuesIndices;
 
-import java.util.Arrays;
-
 /** Drawing tokens: {@code torch.topk} and {@code torch.multinomial} over the last dim, with a {@link Generator}. */
 public final class Sampling {
     private Sampling() {
@@ -13,38 +11,10 @@ public final class Sampling {
 
     /**
      * The {@code k} largest values along the last dim, largest first, and their int64 indices (ties: the lower index
-     * first), as {@code torch.topk(x, k)}.
+     * first, NaN the largest), as {@code torch.topk(x, k)}: {@link Tensor#topk(int)}.
      */
     public static ValuesIndices<Tensor> topk(Tensor x, int k) {
-        int n = x.size(-1);
-        if (k < 0 || k > n) {
-            throw new IllegalArgumentException("topk: k (" + k + ") out of range for a last dim of " + n);
-        }
-        int rows = n == 0 ? 0 : x.numel() / n;
-        double[] v = x.contiguous().toDoubleArray();
-        double[] vals = new double[rows * k];
-        long[] idx = new long[rows * k];
-        Integer[] order = new Integer[n];
-        for (int r = 0; r < rows; r++) {
-            int base = r * n;
-            for (int i = 0; i < n; i++) {
-                order[i] = i;
-            }
-            // NaN counts as the largest, as in PyTorch.
-            Arrays.sort(order, (a, b) -> {
-                double va = v[base + a];
-                double vb = v[base + b];
-                int c = Double.isNaN(va) || Double.isNaN(vb) ? Boolean.compare(Double.isNaN(vb), Double.isNaN(va)) : Double.compare(vb, va);
-                return c != 0 ? c : Integer.compare(a, b);
-            });
-            for (int j = 0; j < k; j++) {
-                vals[r * k + j] = v[base + order[j]];
-                idx[r * k + j] = order[j];
-            }
-        }
-        int[] shape = x.shape();
-        shape[shape.length - 1] = k;
-        return new ValuesIndices<>(Tensor.fromDoubles(vals, x.dtype(), shape), Tensor.of(idx, shape));
+        return x.topk(k);
     }
 
     /**

@@ -171,6 +171,30 @@ public interface ReductionMethods<T extends ArrayOps<T>> extends ArrayCore<T> {
         return sort(-1, false);
     }
 
+    /**
+     * {@code torch.topk(x, k, dim, largest)}: the {@code k} largest values along {@code dim} (the smallest with
+     * {@code largest} false), in order, and their int64 positions; equal values in the order they came, NaN the largest.
+     * The gradient goes back to each value's position.
+     */
+    default ValuesIndices<T> topk(int k, int dim, boolean largest) {
+        int d = Shape.wrapDim(dim, dim());
+        int size = dim() == 0 ? 1 : shape()[d];
+        if (k < 0 || k > size) {
+            throw new IllegalArgumentException("topk: k (" + k + ") out of range for dim " + dim + " of size " + size
+                    + " (shape " + Shape.str(shape()) + ")");
+        }
+        ValuesIndices<T> sorted = sort(dim, largest);
+        if (dim() == 0) {
+            return sorted;
+        }
+        return new ValuesIndices<>(sorted.values().narrow(d, 0, k), sorted.indices().narrow(d, 0, k));
+    }
+
+    /** {@code torch.topk(x, k)}: the {@code k} largest along the last dim. */
+    default ValuesIndices<T> topk(int k) {
+        return topk(k, -1, true);
+    }
+
     /** {@code torch.argsort(x, dim, descending)}: the positions {@link #sort(int, boolean)} gives (int64, no gradient). */
     default T argsort(int dim, boolean descending) {
         return constant(Sorting.sort(data(), dim, descending).indices());
