@@ -98,7 +98,8 @@ class OnnxExportTest {
             return x.sort(1, true).values().add(x.sort(1, false).values().mul(0.5)).add(x.cumsum(1))
                     .add(outer.tril(1).sum(new int[] {2}, false)).add(outer.triu(-1).mean(new int[] {1}, false))
                     .add(x.std(new int[] {1}, 1.0, true)).add(x.mul(3.0).round()).add(x.expm1()).add(x.leakyRelu(0.2))
-                    .add(x.atan2(x.flip(1))).add(x.atan2(x.flip(1).maximum(x.constant(Tensor.zeros(6))))).add(x.atan());
+                    .add(x.atan2(x.flip(1))).add(x.atan2(x.flip(1).maximum(x.constant(Tensor.zeros(6))))).add(x.atan())
+                    .add(x.topk(3).values().mul(x.constant(Tensor.of(1f, 2f, 4f))).sum(new int[] {1}, true));
         };
         check(lin, f, batches(b -> Tensor.randn(g, b, 6), 5, 3), "x", "batch");
     }
