@@ -197,7 +197,7 @@ public interface ReductionMethods<T extends ArrayOps<T>> extends ArrayCore<T> {
 
     /** {@code torch.argsort(x, dim, descending)}: the positions {@link #sort(int, boolean)} gives (int64, no gradient). */
     default T argsort(int dim, boolean descending) {
-        return constant(Sorting.sort(data(), dim, descending).indices());
+        return constant(Sorting.indices(data(), dim, descending));
     }
 
     /** The flat position of the smallest element (int64). */

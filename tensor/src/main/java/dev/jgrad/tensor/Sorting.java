@@ -15,9 +15,15 @@ final class Sorting {
     }
 
     static ValuesIndices<Tensor> sort(Tensor x, int dim, boolean descending) {
+        Tensor indices = indices(x, dim, descending);
+        return new ValuesIndices<>(x.dim() == 0 ? x.clone() : x.gather(Shape.wrapDim(dim, x.dim()), indices), indices);
+    }
+
+    /** The positions {@link #sort} orders each line by (int64, x's shape), without gathering the values: argsort's. */
+    static Tensor indices(Tensor x, int dim, boolean descending) {
         int d = Shape.wrapDim(dim, x.shape.length);
         if (x.shape.length == 0) {
-            return new ValuesIndices<>(x.clone(), Tensor.zeros(DType.INT64));
+            return Tensor.zeros(DType.INT64);
         }
         // Move the dim last so each line is a contiguous run; the results are moved back.
         Tensor src = x.movedim(d, -1).contiguous();
@@ -51,8 +57,7 @@ final class Sorting {
                 out[at + k] = order[k];
             }
         }
-        Tensor indices = idx.movedim(-1, d).contiguous();
-        return new ValuesIndices<>(x.gather(d, indices), indices);
+        return idx.movedim(-1, d).contiguous();
     }
 
     /** Numbers in their order, -0 equal to +0, NaN after all of them. */
