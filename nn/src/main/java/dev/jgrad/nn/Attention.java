@@ -27,15 +27,9 @@ public final class Attention {
     private Attention() {
     }
 
-    /** The causal mask {@code (T, S)}: true above the diagonal, where a query would see a later key. */
+    /** The causal mask {@code (T, S)}: true above the diagonal, where a query would see a later key ({@code triu(1)}). */
     public static Tensor causalMask(int t, int s) {
-        boolean[] m = new boolean[t * s];
-        for (int i = 0; i < t; i++) {
-            for (int j = i + 1; j < s; j++) {
-                m[i * s + j] = true;
-            }
-        }
-        return Tensor.of(m, t, s);
+        return Tensor.ones(DType.BOOL, t, s).triu(1);
     }
 
     /**

@@ -16,7 +16,13 @@ final class Triangle {
         }
         int rows = shape[shape.length - 2];
         int cols = shape[shape.length - 1];
-        Tensor aboveMain = Tensor.arange(cols).unsqueeze(0).sub(Tensor.arange(rows).unsqueeze(1));
-        return lower ? aboveMain.gt(diagonal) : aboveMain.lt(diagonal);
+        boolean[] off = new boolean[rows * cols];
+        for (int i = 0; i < rows; i++) {
+            for (int j = 0; j < cols; j++) {
+                // j - i: how far the element lies above the main diagonal.
+                off[i * cols + j] = lower ? j - i > diagonal : j - i < diagonal;
+            }
+        }
+        return Tensor.of(off, rows, cols);
     }
 }
