@@ -207,6 +207,8 @@ def single_ops(threads, quick):
         "gather": lambda: x.gather(1, index),
         "softmax_backward": lambda: torch.ops.aten._softmax_backward_data(y, soft, 1, torch.float32),
         "sigmoid_backward": lambda: torch.ops.aten.sigmoid_backward(y, sig),
+        "sin": lambda: x.sin(),
+        "cos": lambda: x.cos(),
     }
     return {f"S1.{name}.us": timed(fn, seconds, repeats) * 1e6 for name, fn in ops.items()}
 

@@ -21,7 +21,7 @@ public class SingleOps {
     @Param({"transpose_contiguous", "permute_contiguous", "cat_dim0", "flip_dim1", "clone", "to_float64", "gt", "where",
             "clamp", "softmax_dim0", "logsumexp_dim1", "logsumexp_dim0", "sum_dim0", "argmax_dim1", "prod_dim1", "nonzero",
             "masked_select", "log1p", "softplus", "floor", "isnan", "pow3", "pow0_5", "pow2", "sign", "amin", "masked_fill",
-            "expand_contiguous", "gather", "softmax_backward", "sigmoid_backward"})
+            "expand_contiguous", "gather", "softmax_backward", "sigmoid_backward", "sin", "cos"})
     public String op;
     Supplier<Tensor> call;
 
@@ -69,6 +69,8 @@ public class SingleOps {
             case "masked_fill": return () -> x.maskedFill(mask, 0.0);
             case "expand_contiguous": return () -> Tensor.scalar(1.0, DType.FLOAT32).expand(768, 512).contiguous();
             case "gather": return () -> x.gather(1, index);
+            case "sin": return x::sin;
+            case "cos": return x::cos;
             case "softmax_backward": {
                 Tensor out = x.softmax(1);
                 return () -> Tensor.softmaxBackward(y, out, 1);

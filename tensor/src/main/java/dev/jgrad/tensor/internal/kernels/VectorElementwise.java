@@ -494,6 +494,12 @@ final class VectorElementwise implements ElementwiseKernels {
             case TANH:
                 VectorMath.tanhLoop(a, ao, o, oo, n);
                 return;
+            case SIN:
+                VectorTrig.loop(a, ao, o, oo, n, false);
+                return;
+            case COS:
+                VectorTrig.loop(a, ao, o, oo, n, true);
+                return;
             case RSQRT:
                 for (; i < bound; i += L) {
                     FloatVector.broadcast(S, 1f).div(FloatVector.fromArray(S, a, ao + i).sqrt()).intoArray(o, oo + i);

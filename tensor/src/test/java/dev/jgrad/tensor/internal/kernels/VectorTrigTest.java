@@ -1,0 +1,119 @@
+package dev.jgrad.tensor.internal.kernels;
+
+import dev.jgrad.tensor.UnaryOp;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+import java.util.SplittableRandom;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/**
+ * The vector sine and cosine against {@code (float) Math.sin} / {@code Math.cos} bit for bit (the plain kernels' result,
+ * so a tensor's values do not depend on which kernels ran), over every magnitude a float has, the points where the
+ * argument reduction is hardest, and the edges.
+ */
+@Tag(VectorKernelsOnly.TAG)
+class VectorTrigTest {
+    private static ElementwiseKernels elementwise;
+
+    @BeforeAll
+    static void vectorKernelsInUse() {
+        VectorKernelsRequired.check();
+        elementwise = new VectorElementwise();
+    }
+
+    /** Floats whose bits are uniform: every exponent from the subnormals to the largest, both signs. */
+    private static float[] anyMagnitude(int n, long seed) {
+        SplittableRandom r = new SplittableRandom(seed);
+        float[] x = new float[n];
+        for (int i = 0; i < n; i++) {
+            float f;
+            do {
+                f = Float.intBitsToFloat(r.nextInt());
+            } while (Float.isNaN(f));
+            x[i] = f;
+        }
+        return x;
+    }
+
+    /** The floats on either side of k pi/2 for k up to a million, where x - n pi/2 cancels most digits. */
+    private static float[] nearMultiplesOfHalfPi() {
+        int k = 1_000_000;
+        float[] x = new float[4 * k];
+        for (int i = 0; i < k; i++) {
+            float f = (float) (i * (Math.PI / 2));
+            x[4 * i] = f;
+            x[4 * i + 1] = Math.nextUp(f);
+            x[4 * i + 2] = -Math.nextDown(f);
+            x[4 * i + 3] = -f;
+        }
+        return x;
+    }
+
+    private static float[] edges() {
+        float b = (float) VectorTrig.BOUND;
+        return new float[] {0f, -0f, Float.NaN, Float.POSITIVE_INFINITY, Float.NEGATIVE_INFINITY, Float.MIN_VALUE,
+            -Float.MIN_VALUE, Float.MIN_NORMAL, Float.MAX_VALUE, -Float.MAX_VALUE, b, -b, Math.nextUp(b), Math.nextDown(b),
+            1e-30f, -1e-8f, 0.7853982f, 1.5707964f, 3.1415927f, 100f, 1e5f, 1e7f, 16777216f, 1e10f, -1e20f, 1f, -1f, 2f};
+    }
+
+    private static void assertSameBitsAsMath(UnaryOp op, float[] x) {
+        float[] got = new float[x.length];
+        elementwise.unary(op, x, 0, got, 0, x.length);
+        for (int i = 0; i < x.length; i++) {
+            float in = x[i];
+            float want = (float) (op == UnaryOp.SIN ? Math.sin(in) : Math.cos(in));
+            float was = got[i];
+            assertEquals(Float.floatToIntBits(want), Float.floatToIntBits(was), () -> op + "(" + in + "): want " + want + ", got " + was);
+        }
+    }
+
+    @Test
+    void sinAndCosAreMathsFloatsAtEveryMagnitude() {
+        for (UnaryOp op : new UnaryOp[] {UnaryOp.SIN, UnaryOp.COS}) {
+            assertSameBitsAsMath(op, anyMagnitude(1_000_003, 11));
+            assertSameBitsAsMath(op, nearMultiplesOfHalfPi());
+            assertSameBitsAsMath(op, edges());
+        }
+    }
+
+    @Test
+    void sinAndCosAreMathsFloatsOnTheRangesNetworksUse() {
+        SplittableRandom r = new SplittableRandom(5);
+        for (double scale : new double[] {1e-3, 1, 10, 1000}) {
+            float[] x = new float[300_007];
+            for (int i = 0; i < x.length; i++) {
+                x[i] = (float) ((r.nextDouble() * 2 - 1) * scale);
+            }
+            assertSameBitsAsMath(UnaryOp.SIN, x);
+            assertSameBitsAsMath(UnaryOp.COS, x);
+        }
+    }
+
+    @Test
+    void eachElementDependsOnItsValueAloneWhereverTheLoopStarts() {
+        // A split between threads starts the loop elsewhere, so an element may fall in a vector, the tail, or a
+        // vector that holds a lane beyond the bound.
+        SplittableRandom r = new SplittableRandom(3);
+        float[] big = anyMagnitude(1000, 4);
+        float[] x = new float[1000];
+        for (int i = 0; i < x.length; i++) {
+            x[i] = i % 37 == 0 ? big[i] : (float) (r.nextDouble() * 20 - 10);
+        }
+        for (boolean cosine : new boolean[] {false, true}) {
+            float[] whole = new float[x.length];
+            VectorTrig.loop(x, 0, whole, 0, x.length, cosine);
+            for (int start = 0; start < 40; start += 3) {
+                int n = x.length - start - start % 7;
+                float[] part = new float[n];
+                VectorTrig.loop(x, start, part, 0, n, cosine);
+                for (int i = 0; i < n; i++) {
+                    assertEquals(Float.floatToIntBits(whole[start + i]), Float.floatToIntBits(part[i]), "from " + start + " at " + i);
+                    assertEquals(Float.floatToIntBits(VectorTrig.sin(x[start + i], cosine)), Float.floatToIntBits(part[i]));
+                }
+            }
+        }
+    }
+}
