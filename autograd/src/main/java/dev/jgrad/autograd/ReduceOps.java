@@ -203,15 +203,22 @@ final class ReduceOps {
     }
 
     static ValuesIndices<Variable> sort(Variable x, int dim, boolean descending) {
-        ValuesIndices<Tensor> vi = x.data.sort(dim, descending);
+        return fromPositions("sort", x, x.data.sort(dim, descending), dim);
+    }
+
+    static ValuesIndices<Variable> topk(Variable x, int k, int dim, boolean largest) {
+        return fromPositions("topk", x, x.data.topk(k, dim, largest), dim);
+    }
+
+    /** Values picked from x along dim at the positions vi holds: each value's gradient goes back to its position. */
+    private static ValuesIndices<Variable> fromPositions(String name, Variable x, ValuesIndices<Tensor> vi, int dim) {
         Tensor idx = vi.indices();
         if (x.data.dim() == 0) {
-            return new ValuesIndices<>(Op.of("sort", vi.values(), x).backward((g, n) -> new Variable[] {g}), idx);
+            return new ValuesIndices<>(Op.of(name, vi.values(), x).backward((g, n) -> new Variable[] {g}), idx);
         }
         int d = Shape.wrapDim(dim, x.data.dim());
         int[] shape = x.data.shape();
-        // Each sorted value came from one position: its gradient goes back there.
-        Variable values = Op.of("sort", vi.values(), x).save(idx).backward((g, n) ->
+        Variable values = Op.of(name, vi.values(), x).save(idx).backward((g, n) ->
                 new Variable[] {g.constant(Tensor.zeros(g.dtype(), shape)).scatter(d, n.savedTensor(0), g)});
         return new ValuesIndices<>(values, idx);
     }

@@ -313,6 +313,15 @@ public class Variable implements ArrayOps<Variable> {
     }
 
     @Override
+    public ValuesIndices<Variable> topk(int k, int dim, boolean largest) {
+        ValuesIndices<Variable> out = ReduceOps.topk(this, k, dim, largest);
+        if (Trace.on()) {
+            Trace.recordAll(new Tensor[] {out.values().data, out.indices()}, "topk", this, k, dim, largest);
+        }
+        return out;
+    }
+
+    @Override
     public Variable cumsum(int dim) {
         Variable out = ReduceOps.cumsum(this, dim);
         return Trace.on() ? Trace.record(out, "cumsum", this, dim) : out;

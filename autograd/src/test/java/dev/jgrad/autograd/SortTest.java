@@ -68,6 +68,50 @@ class SortTest {
     }
 
     @Test
+    void float32LinesAgreeWithAStableSortAndTopkWithTheirFirstK() {
+        // Ties, both zeros, both infinities and NaNs of either sign bit: the packed keys of float32 against a stable
+        // sort of the positions, and against float64's merge sort of the same values; topk against the sort's first k.
+        Random r = new Random(9);
+        int lines = 37;
+        int n = 301;
+        float[] special = {0f, -0f, Float.NaN, Float.intBitsToFloat(0xffc00001), Float.POSITIVE_INFINITY,
+            Float.NEGATIVE_INFINITY, Float.MIN_VALUE, -Float.MAX_VALUE};
+        float[] v = new float[lines * n];
+        for (int i = 0; i < v.length; i++) {
+            v[i] = r.nextInt(10) == 0 ? special[r.nextInt(special.length)] : r.nextInt(40) - 20 + (r.nextBoolean() ? 0.5f : 0f);
+        }
+        Tensor x = Tensor.of(v, lines, n);
+        for (boolean descending : new boolean[] {false, true}) {
+            long[] got = x.sort(1, descending).indices().toLongArray();
+            assertArrayEquals(got, x.to(DType.FLOAT64).sort(1, descending).indices().toLongArray());
+            for (int line = 0; line < lines; line++) {
+                int at = line * n;
+                Integer[] expected = new Integer[n];
+                for (int i = 0; i < n; i++) {
+                    expected[i] = i;
+                }
+                java.util.Comparator<Integer> up = (a, b) -> {
+                    float p = v[at + a];
+                    float q = v[at + b];
+                    return p != p ? (q != q ? 0 : 1) : q != q ? -1 : Float.compare(p + 0f, q + 0f);
+                };
+                java.util.Arrays.sort(expected, descending ? up.reversed() : up);
+                for (int i = 0; i < n; i++) {
+                    assertEquals((long) expected[i], got[at + i], "line " + line + ", position " + i);
+                }
+            }
+            for (int k : new int[] {0, 1, 7, n - 1, n}) {
+                long[] top = x.topk(k, 1, descending).indices().toLongArray();
+                for (int line = 0; line < lines; line++) {
+                    for (int i = 0; i < k; i++) {
+                        assertEquals(got[line * n + i], top[line * k + i], "topk " + k + ", line " + line);
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
     void topkTakesTheFirstKOfTheSortAlongAnyDim() {
         // x = torch.tensor([[3., 1, 2, 5], [0, 6, 4, 4.5]]); x.topk(2, 1); x.topk(3, 1, largest=False)
         Variable x = Variable.of(Tensor.of(new float[] {3, 1, 2, 5, 0, 6, 4, 4.5f}, 2, 4), true);

@@ -173,22 +173,11 @@ public interface ReductionMethods<T extends ArrayOps<T>> extends ArrayCore<T> {
 
     /**
      * {@code torch.topk(x, k, dim, largest)}: the {@code k} largest values along {@code dim} (the smallest with
-     * {@code largest} false), in order, and their int64 positions; equal values in the order they came, NaN the largest.
-     * The gradient goes back to each value's position.
+     * {@code largest} false), in order, and their int64 positions: the first k of {@link #sort(int, boolean)}'s order
+     * (equal values in the order they came, NaN the largest), found without sorting the rest. The gradient goes back to
+     * each value's position.
      */
-    default ValuesIndices<T> topk(int k, int dim, boolean largest) {
-        int d = Shape.wrapDim(dim, dim());
-        int size = dim() == 0 ? 1 : shape()[d];
-        if (k < 0 || k > size) {
-            throw new IllegalArgumentException("topk: k (" + k + ") out of range for dim " + dim + " of size " + size
-                    + " (shape " + Shape.str(shape()) + ")");
-        }
-        ValuesIndices<T> sorted = sort(dim, largest);
-        if (dim() == 0) {
-            return sorted;
-        }
-        return new ValuesIndices<>(sorted.values().narrow(d, 0, k), sorted.indices().narrow(d, 0, k));
-    }
+    ValuesIndices<T> topk(int k, int dim, boolean largest);
 
     /** {@code torch.topk(x, k)}: the {@code k} largest along the last dim. */
     default ValuesIndices<T> topk(int k) {

@@ -582,6 +582,11 @@ public final class Tensor implements ArrayOps<Tensor> {
     }
 
     @Override
+    public ValuesIndices<Tensor> topk(int k, int dim, boolean largest) {
+        return Sorting.topk(this, k, dim, largest);
+    }
+
+    @Override
     public Tensor cumsum(int dim) {
         return Cumulative.cumsum(this, dim);
     }

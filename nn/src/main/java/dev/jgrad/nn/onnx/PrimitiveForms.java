@@ -45,6 +45,7 @@ final class PrimitiveForms {
                     e.scalar(normalized(new long[] {e.constInt(1)}, Math.max(1, rank(c, 0)))[0], DType.INT64)));
             case "max", "min" -> maxMin(e, c);
             case "sort" -> sort(e, c);
+            case "topk" -> topk(e, c);
             case "softmax" -> one(e.node("Softmax", List.of(attr("axis", e.constInt(1))), e.in(0)));
             case "logSoftmax" -> one(e.node("LogSoftmax", List.of(attr("axis", e.constInt(1))), e.in(0)));
             case "view", "reshape" -> one(reshape(e, c));
@@ -252,6 +253,14 @@ final class PrimitiveForms {
         String k = e.node("Gather", e.node("Shape", e.in(0)), e.longs(dim));
         String[] vi = e.nodeN("TopK", 2, List.of(attr("axis", dim), attr("largest", (Boolean) c.args()[2] ? 1L : 0L),
                 attr("sorted", 1L)), e.in(0), k);
+        return new String[] {e.typed(vi[0], c.outputs()[0].dtype()), e.typed(vi[1], DType.INT64)};
+    }
+
+    /** TopK of the traced k, sorted: ONNX's ties keep the lower index first, as the stable order does. */
+    private static String[] topk(Emitter e, Trace.Call c) {
+        long dim = normalized(new long[] {e.constInt(2)}, rank(c, 0))[0];
+        String[] vi = e.nodeN("TopK", 2, List.of(attr("axis", dim), attr("largest", (Boolean) c.args()[3] ? 1L : 0L),
+                attr("sorted", 1L)), e.in(0), e.longs(e.constInt(1)));
         return new String[] {e.typed(vi[0], c.outputs()[0].dtype()), e.typed(vi[1], DType.INT64)};
     }
 
