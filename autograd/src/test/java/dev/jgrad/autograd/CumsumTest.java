@@ -21,6 +21,20 @@ class CumsumTest {
     }
 
     @Test
+    void float32IsFloat64sSumRoundedOnceAlongEveryDimAndSplit() {
+        // Shapes whose lines run four at a time with some left over, whose blocks are split among threads, and whose
+        // inner positions are (a leading dim of 1): each output is its double sum rounded once, whichever loop ran.
+        dev.jgrad.tensor.Generator g = new dev.jgrad.tensor.Generator(4);
+        for (int[] shape : new int[][] {{7, 300}, {3, 5, 1000}, {1, 4099, 6}, {6, 50, 40}, {9000}, {2, 3, 4}}) {
+            Tensor x = Tensor.randn(g, shape).mul(1000.0).add(Tensor.randn(g, shape));
+            for (int d = 0; d < shape.length; d++) {
+                float[] want = x.to(DType.FLOAT64).cumsum(d).to(DType.FLOAT32).toFloatArray();
+                assertArrayEquals(want, x.cumsum(d).toFloatArray(), java.util.Arrays.toString(shape) + " along " + d);
+            }
+        }
+    }
+
+    @Test
     void alongEachDimOfABatchAndOfAStridedView() {
         Tensor x = Tensor.arange(0, 24, 1, DType.FLOAT64).reshape(2, 3, 4);
         Tensor byMiddle = x.cumsum(1);

@@ -486,6 +486,17 @@ final class VectorElementwise implements ElementwiseKernels {
                     r.blend(x, ax.compare(VectorOperators.GE, 8388608f).or(x.compare(VectorOperators.NE, x))).intoArray(o, oo + i);
                 }
                 break;
+            case ROUND:
+                // |x| + 2^23 - 2^23 rounds |x| below 2^23 to the nearest integer, halves to the even one (the float
+                // addition's own rounding); x's sign put back. Larger floats, infinities and NaN are already integers.
+                for (; i < bound; i += L) {
+                    FloatVector x = FloatVector.fromArray(S, a, ao + i);
+                    FloatVector ax = x.abs();
+                    FloatVector r = ax.add(8388608f).sub(8388608f).reinterpretAsInts()
+                            .or(x.reinterpretAsInts().and(0x80000000)).reinterpretAsFloats();
+                    r.blend(x, ax.compare(VectorOperators.GE, 8388608f).or(x.compare(VectorOperators.NE, x))).intoArray(o, oo + i);
+                }
+                break;
             case SQRT:
                 for (; i < bound; i += L) {
                     FloatVector.fromArray(S, a, ao + i).lanewise(VectorOperators.SQRT).intoArray(o, oo + i);
