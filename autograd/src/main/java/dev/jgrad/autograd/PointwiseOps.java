@@ -73,6 +73,21 @@ final class PointwiseOps {
         };
     }
 
+    static Variable leakyRelu(Variable x, double slope) {
+        Tensor y = x.data.leakyRelu(slope);
+        return Op.of("leaky_relu", y, x).save(x.data).backward((g, n) -> new Variable[] {leakyReluBackward(g, n.saved(0), slope)});
+    }
+
+    /**
+     * Leaky ReLU's backward as an op of its own (PyTorch's {@code leaky_relu_backward}), so a second derivative runs
+     * it too: linear in g, by the same factors; piecewise constant in x, whose gradient is zero.
+     */
+    static Variable leakyReluBackward(Variable g, Variable x, double slope) {
+        Tensor out = Tensor.leakyReluBackward(g.data, x.data, slope);
+        return Op.of("leaky_relu_backward", out, g).save(x.data)
+                .backward((gg, n) -> new Variable[] {leakyReluBackward(gg, n.saved(0), slope)});
+    }
+
     static Variable clamp(Variable x, double min, double max) {
         Tensor y = x.data.clamp(min, max);
         return Op.of("clamp", y, x).save(x.data).backward((g, n) -> {

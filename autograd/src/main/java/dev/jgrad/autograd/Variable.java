@@ -237,6 +237,12 @@ public class Variable implements ArrayOps<Variable> {
     }
 
     @Override
+    public Variable leakyRelu(double negativeSlope) {
+        Variable out = PointwiseOps.leakyRelu(this, negativeSlope);
+        return Trace.on() ? Trace.record(out, "leakyRelu", this, negativeSlope) : out;
+    }
+
+    @Override
     public Variable where(Variable cond, Variable other) {
         Variable out = PointwiseOps.where(cond.data, this, other);
         return Trace.on() ? Trace.record(out, "where", this, cond, other) : out;

@@ -103,4 +103,27 @@ class TriangleStdLeakyReluTest {
         assertArrayEquals(new double[] {0.1, 0.1, 1, 0.1}, x.grad().toDoubleArray(), 1e-15);
         assertArrayEquals(new float[] {-0.02f, 5f}, Tensor.of(-2f, 5f).leakyRelu().toFloatArray(), 1e-9f);
     }
+
+    @Test
+    void leakyReluOfFloat32IsOnePassWithPyTorchsFloatSlope() {
+        // x * 0.2f and g * 0.2f in float (PyTorch's scalar is a float for float tensors), NaN and both zeros included,
+        // long enough for the vector loop and split among the threads.
+        java.util.Random r = new java.util.Random(2);
+        float[] v = new float[70_001];
+        float[] w = new float[v.length];
+        for (int i = 0; i < v.length; i++) {
+            v[i] = i % 97 == 0 ? Float.NaN : i % 89 == 0 ? -0f : i % 83 == 0 ? 0f : (float) r.nextGaussian();
+            w[i] = (float) r.nextGaussian();
+        }
+        Variable x = Variable.of(Tensor.of(v, v.length), true);
+        Variable y = x.leakyRelu(0.2);
+        y.mul(Variable.of(Tensor.of(w, w.length))).sum().backward();
+        float[] got = y.data().toFloatArray();
+        float[] grad = x.grad().toFloatArray();
+        for (int i = 0; i < v.length; i++) {
+            float want = v[i] > 0 ? v[i] : v[i] * 0.2f;
+            assertEquals(Float.floatToIntBits(want), Float.floatToIntBits(got[i]), "leaky_relu(" + v[i] + ")");
+            assertEquals(Float.floatToIntBits(v[i] > 0 ? w[i] : w[i] * 0.2f), Float.floatToIntBits(grad[i]), "gradient at " + v[i]);
+        }
+    }
 }

@@ -25,6 +25,7 @@ class VariableParityTest {
     private static final Map<String, String> TENSOR_ONLY = Map.ofEntries(
             Map.entry("zeros", "creation: make a Tensor and wrap it, Variable.of(Tensor.zeros(...), true)"),
             Map.entry("thresholdBackward", "a backward kernel: autograd records it (as relu's derivative), users call relu"),
+            Map.entry("leakyReluBackward", "a backward kernel: autograd records it (as leakyRelu's derivative), users call leakyRelu"),
             Map.entry("geluBackward", "a backward kernel: autograd records it (as gelu's derivative), users call gelu"),
             Map.entry("sigmoidBackward", "a backward kernel: autograd runs it (as sigmoid's derivative), users call sigmoid"),
             Map.entry("tanhBackward", "a backward kernel: autograd runs it (as tanh's derivative), users call tanh"),

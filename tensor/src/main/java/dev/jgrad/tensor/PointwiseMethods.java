@@ -283,10 +283,11 @@ public interface PointwiseMethods<T extends ArrayOps<T>> extends ArrayCore<T> {
         return unary(tanhApproximation ? UnaryOp.GELU_TANH : UnaryOp.GELU);
     }
 
-    /** {@code F.leaky_relu(x, negativeSlope)}: x where x &gt; 0, {@code negativeSlope * x} elsewhere (0 included). */
-    default T leakyRelu(double negativeSlope) {
-        return where(gt(0.0), mul(negativeSlope));
-    }
+    /**
+     * {@code F.leaky_relu(x, negativeSlope)}: x where x &gt; 0, {@code negativeSlope * x} elsewhere (0 and NaN included);
+     * the gradient is 1 or the slope by the same test.
+     */
+    T leakyRelu(double negativeSlope);
 
     /** {@code F.leaky_relu(x)}: {@link #leakyRelu(double)} with PyTorch's slope of 0.01. */
     default T leakyRelu() {

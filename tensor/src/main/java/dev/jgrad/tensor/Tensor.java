@@ -325,6 +325,14 @@ public final class Tensor implements ArrayOps<Tensor> {
         return Elementwise.reluBackward(grad, output);
     }
 
+    /**
+     * Leaky ReLU's backward, PyTorch's {@code leaky_relu_backward}: {@code grad} where {@code x > 0}, {@code grad *
+     * negativeSlope} elsewhere, in one pass for float32.
+     */
+    public static Tensor leakyReluBackward(Tensor grad, Tensor x, double negativeSlope) {
+        return Elementwise.leakyRelu(x, grad, negativeSlope);
+    }
+
     /** Sigmoid's backward from its output, PyTorch's {@code sigmoid_backward}: {@code grad output (1 - output)}, in one pass for float32. */
     public static Tensor sigmoidBackward(Tensor grad, Tensor output) {
         return ActivationBackward.sigmoid(grad, output);
@@ -493,6 +501,11 @@ public final class Tensor implements ArrayOps<Tensor> {
     @Override
     public Tensor clamp(double min, double max) {
         return Elementwise.clamp(this, min, max);
+    }
+
+    @Override
+    public Tensor leakyRelu(double negativeSlope) {
+        return Elementwise.leakyRelu(this, this, negativeSlope);
     }
 
     @Override

@@ -29,6 +29,7 @@ final class PrimitiveForms {
             case "binary" -> one(binary(e, (BinaryOp) a[1], e.in(0), e.in(2), c.output().dtype()));
             case "inplace" -> one(binary(e, (BinaryOp) a[1], e.in(0), e.in(2), c.output().dtype()));
             case "clamp" -> one(clamp(e, e.in(0), (Double) a[1], (Double) a[2], c.output().dtype()));
+            case "leakyRelu" -> one(e.node("LeakyRelu", List.of(attr("alpha", (float) (double) (Double) a[1])), e.in(0)));
             case "where" -> one(e.node("Where", e.cast(e.in(1), DType.BOOL), e.cast(e.in(0), c.output().dtype()),
                     e.cast(e.in(2), c.output().dtype())));
             case "maskedFill", "maskedFilli" -> one(e.node("Where", e.cast(e.in(1), DType.BOOL),

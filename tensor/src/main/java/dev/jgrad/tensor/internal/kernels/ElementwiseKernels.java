@@ -60,6 +60,12 @@ public interface ElementwiseKernels {
     /** {@code o[oo + i] = a[ao - i]} for {@code i < n}: a run read backwards (a flip along the last dim). */
     void reversed(float[] a, int ao, float[] o, int oo, int n);
 
+    /**
+     * Leaky ReLU, forward and backward in one: {@code o[i] = x[i] > 0 ? g[i] : g[i] * slope}, with g = x for the forward
+     * (PyTorch's leaky_relu) and the incoming gradient for the backward (its leaky_relu_backward); NaN takes the slope.
+     */
+    void leakyRelu(float[] x, int xo, float[] g, int go, float slope, float[] o, int oo, int n);
+
     /** ReLU's backward: {@code o[i] = y[i] <= 0 ? 0 : g[i]} (a NaN output passes its gradient, as PyTorch's threshold_backward). */
     void reluBackward(float[] g, int go, float[] y, int yo, float[] o, int oo, int n);
 

@@ -70,6 +70,13 @@ final class PlainKernels {
         }
 
         @Override
+        public void leakyRelu(float[] x, int xo, float[] g, int go, float slope, float[] o, int oo, int n) {
+            for (int i = 0; i < n; i++) {
+                o[oo + i] = x[xo + i] > 0 ? g[go + i] : g[go + i] * slope;
+            }
+        }
+
+        @Override
         public void reluBackward(float[] g, int go, float[] y, int yo, float[] o, int oo, int n) {
             for (int i = 0; i < n; i++) {
                 o[oo + i] = y[yo + i] <= 0 ? 0 : g[go + i];

@@ -255,6 +255,19 @@ final class VectorElementwise implements ElementwiseKernels {
 
     /** {@code o = y <= 0 ? 0 : g}, ReLU's backward. */
     @Override
+    public void leakyRelu(float[] x, int xo, float[] g, int go, float slope, float[] o, int oo, int n) {
+        int bound = S.loopBound(n);
+        int i = 0;
+        for (; i < bound; i += L) {
+            FloatVector gv = FloatVector.fromArray(S, g, go + i);
+            gv.mul(slope).blend(gv, FloatVector.fromArray(S, x, xo + i).compare(VectorOperators.GT, 0f)).intoArray(o, oo + i);
+        }
+        for (; i < n; i++) {
+            o[oo + i] = x[xo + i] > 0 ? g[go + i] : g[go + i] * slope;
+        }
+    }
+
+    @Override
     public void reluBackward(float[] g, int go, float[] y, int yo, float[] o, int oo, int n) {
         int bound = S.loopBound(n);
         int i = 0;
@@ -507,6 +520,9 @@ final class VectorElementwise implements ElementwiseKernels {
                 return;
             case SIN:
                 VectorTrig.loop(a, ao, o, oo, n, false);
+                return;
+            case EXPM1:
+                VectorExpm1.loop(a, ao, o, oo, n);
                 return;
             case COS:
                 VectorTrig.loop(a, ao, o, oo, n, true);

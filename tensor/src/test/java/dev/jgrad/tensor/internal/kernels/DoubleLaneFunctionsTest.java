@@ -10,12 +10,12 @@ import java.util.SplittableRandom;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
- * The vector sine and cosine against {@code (float) Math.sin} / {@code Math.cos} bit for bit (the plain kernels' result,
- * so a tensor's values do not depend on which kernels ran), over every magnitude a float has, the points where the
- * argument reduction is hardest, and the edges.
+ * The float32 functions computed in double lanes (sin, cos, expm1) against {@code (float) Math.sin} and the rest bit
+ * for bit (the plain kernels' result, so a tensor's values do not depend on which kernels ran), over every magnitude a
+ * float has, the points where the argument reduction is hardest, and the edges.
  */
 @Tag(VectorKernelsOnly.TAG)
-class VectorTrigTest {
+class DoubleLaneFunctionsTest {
     private static ElementwiseKernels elementwise;
 
     @BeforeAll
@@ -64,7 +64,7 @@ class VectorTrigTest {
         elementwise.unary(op, x, 0, got, 0, x.length);
         for (int i = 0; i < x.length; i++) {
             float in = x[i];
-            float want = (float) (op == UnaryOp.SIN ? Math.sin(in) : Math.cos(in));
+            float want = (float) (op == UnaryOp.SIN ? Math.sin(in) : op == UnaryOp.COS ? Math.cos(in) : Math.expm1(in));
             float was = got[i];
             assertEquals(Float.floatToIntBits(want), Float.floatToIntBits(was), () -> op + "(" + in + "): want " + want + ", got " + was);
         }
@@ -76,6 +76,50 @@ class VectorTrigTest {
             assertSameBitsAsMath(op, anyMagnitude(1_000_003, 11));
             assertSameBitsAsMath(op, nearMultiplesOfHalfPi());
             assertSameBitsAsMath(op, edges());
+            assertSameBitsAsMath(op, signedZerosInRange());
+        }
+    }
+
+    @Test
+    void expm1IsMathsFloatAtEveryMagnitudeAndNearZero() {
+        assertSameBitsAsMath(UnaryOp.EXPM1, anyMagnitude(1_000_003, 12));
+        assertSameBitsAsMath(UnaryOp.EXPM1, edges());
+        // Where k = round(x / ln 2) changes, and below 1e-3, where e^x - 1 would lose every digit.
+        float[] x = new float[400_000];
+        SplittableRandom r = new SplittableRandom(8);
+        for (int i = 0; i < x.length; i++) {
+            x[i] = i % 2 == 0 ? (float) ((r.nextInt(301) - 150) * 0.34657359027997264 + (r.nextDouble() - 0.5) * 1e-6)
+                    : (float) ((r.nextDouble() * 2 - 1) * 1e-3);
+        }
+        assertSameBitsAsMath(UnaryOp.EXPM1, x);
+        float[] e = {88.7f, 88.75f, 89f, -17f, -18f, -103.9f, 103.9f, 104.5f, -104.5f};
+        assertSameBitsAsMath(UnaryOp.EXPM1, e);
+        assertSameBitsAsMath(UnaryOp.EXPM1, signedZerosInRange());
+    }
+
+    /** Both zeros and tiny numbers in whole vectors whose every lane is in range (so not by the scalar form). */
+    private static float[] signedZerosInRange() {
+        float[] x = new float[64];
+        for (int i = 0; i < x.length; i++) {
+            x[i] = i % 3 == 0 ? -0f : i % 3 == 1 ? 0f : (i % 2 == 0 ? 1e-30f : -Float.MIN_VALUE);
+        }
+        return x;
+    }
+
+    @Test
+    void expm1TailIsTheLoopsArithmetic() {
+        // Mostly in range (the vector path), now and then a lane beyond it (the whole vector by the scalar form).
+        float[] big = anyMagnitude(997, 6);
+        float[] x = new float[big.length];
+        for (int i = 0; i < x.length; i++) {
+            x[i] = i % 37 == 0 ? big[i] : (i % 40 - 20) * 0.7f;
+        }
+        for (int start = 0; start < 20; start += 3) {
+            float[] part = new float[x.length - start];
+            VectorExpm1.loop(x, start, part, 0, part.length);
+            for (int i = 0; i < part.length; i++) {
+                assertEquals(Float.floatToIntBits(VectorExpm1.expm1(x[start + i])), Float.floatToIntBits(part[i]), "from " + start + " at " + i);
+            }
         }
     }
 

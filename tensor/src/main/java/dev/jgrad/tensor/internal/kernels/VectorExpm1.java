@@ -1,0 +1,112 @@
+package dev.jgrad.tensor.internal.kernels;
+
+import jdk.incubator.vector.DoubleVector;
+import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.LongVector;
+import jdk.incubator.vector.VectorOperators;
+import jdk.incubator.vector.VectorShape;
+import jdk.incubator.vector.VectorSpecies;
+
+/**
+ * e^x - 1 of float32 a vector at a time, in double lanes: x = k ln2 + r with |r| <= ln2/2 (ln2 in two doubles, one
+ * fused multiply-add each), e^r - 1 by its Taylor polynomial to r^13 (the first term r itself, so small x keeps its
+ * digits), then {@code 2^k (e^r - 1) + (2^k - 1)}. Within a few double ulp of the true value, so the float is
+ * {@code (float) Math.expm1(x)} but where the true value lies within about 2^-50 of halfway between two floats.
+ *
+ * <p>Each element's result depends on its value alone ({@link #expm1(float)} is the same arithmetic for the tail), as
+ * {@link VectorTrig} explains for sin.
+ */
+final class VectorExpm1 {
+    private static final VectorSpecies<Double> D = VectorSpecies.of(double.class, VectorShape.forBitSize(VectorMath.S.vectorBitSize()));
+    /** Floats as many as {@link #D} holds doubles. */
+    private static final VectorSpecies<Float> HALF = VectorSpecies.of(float.class, VectorShape.forBitSize(VectorMath.S.vectorBitSize() / 2));
+
+    /** Beyond it e^x - 1 is -1 or infinity as a float, and 2^k stays a normal double up to it. */
+    static final double BOUND = 104;
+    /** 1.5 * 2^52: a double below 2^51 in magnitude added to it is rounded to an integer, held in its low bits. */
+    private static final double MAGIC = 0x1.8p52;
+    private static final double INV_LN2 = 0x1.71547652b82fep0;
+    /** ln 2 as the sum of two doubles. */
+    private static final double LN2_HI = 0x1.62e42fefa39efp-1;
+    private static final double LN2_LO = 0x1.abc9e3b39803fp-56;
+    /** 1/n! for n = 2..13: the Taylor coefficients after the linear term. */
+    private static final double[] C = new double[14];
+
+    static {
+        double f = 1;
+        for (int n = 1; n < C.length; n++) {
+            f *= n;
+            C[n] = 1 / f;
+        }
+    }
+
+    private static final DoubleVector V_LN2_HI = DoubleVector.broadcast(D, LN2_HI);
+    private static final DoubleVector V_LN2_LO = DoubleVector.broadcast(D, LN2_LO);
+    private static final DoubleVector[] V_C = new DoubleVector[C.length];
+
+    static {
+        for (int n = 2; n < C.length; n++) {
+            V_C[n] = DoubleVector.broadcast(D, C[n]);
+        }
+    }
+
+    private VectorExpm1() {
+    }
+
+    /** {@code o[i] = e^a[i] - 1}. */
+    static void loop(float[] a, int ao, float[] o, int oo, int n) {
+        int h = HALF.length();
+        int i = 0;
+        for (int bound = HALF.loopBound(n); i < bound; i += h) {
+            DoubleVector x = (DoubleVector) FloatVector.fromArray(HALF, a, ao + i).convertShape(VectorOperators.F2D, D, 0);
+            if (x.abs().compare(VectorOperators.GT, BOUND).anyTrue()) {
+                for (int k = 0; k < h; k++) {
+                    o[oo + i + k] = expm1(a[ao + i + k]);
+                }
+                continue;
+            }
+            DoubleVector t = x.fma(INV_LN2, MAGIC);
+            DoubleVector negK = t.sub(MAGIC).neg();
+            DoubleVector r = negK.fma(V_LN2_HI, x);
+            r = negK.fma(V_LN2_LO, r);
+            DoubleVector q = r.fma(V_C[13], V_C[12]);
+            for (int c = 11; c >= 2; c--) {
+                q = q.fma(r, V_C[c]);
+            }
+            DoubleVector p = r.mul(r).fma(q, r);
+            // 2^k from k's low bits in t (k + 1023 in the exponent field).
+            LongVector k = t.reinterpretAsLongs().sub(Double.doubleToRawLongBits(MAGIC));
+            DoubleVector scale = k.add(1023L).lanewise(VectorOperators.LSHL, 52).reinterpretAsDoubles();
+            DoubleVector res = scale.fma(p, scale.sub(1.0));
+            // e^-0 - 1 is -0, where r + (+0) gives +0.
+            res = res.blend(x, x.compare(VectorOperators.EQ, 0.0));
+            ((FloatVector) res.convertShape(VectorOperators.D2F, HALF, 0)).intoArray(o, oo + i);
+        }
+        for (; i < n; i++) {
+            o[oo + i] = expm1(a[ao + i]);
+        }
+    }
+
+    /** One element of {@link #loop}, by the same operations in the same order. */
+    static float expm1(float v) {
+        double x = v;
+        if (Math.abs(x) > BOUND) {
+            return (float) Math.expm1(x);
+        }
+        if (x == 0) {
+            return v;
+        }
+        double t = Math.fma(x, INV_LN2, MAGIC);
+        double negK = -(t - MAGIC);
+        double r = Math.fma(negK, LN2_HI, x);
+        r = Math.fma(negK, LN2_LO, r);
+        double q = Math.fma(r, C[13], C[12]);
+        for (int c = 11; c >= 2; c--) {
+            q = Math.fma(q, r, C[c]);
+        }
+        double p = Math.fma(r * r, q, r);
+        long k = Double.doubleToRawLongBits(t) - Double.doubleToRawLongBits(MAGIC);
+        double scale = Double.longBitsToDouble((k + 1023L) << 52);
+        return (float) Math.fma(scale, p, scale - 1.0);
+    }
+}
