@@ -71,6 +71,11 @@ final class VectorElementwise implements ElementwiseKernels {
             case MINIMUM:
                 extremeRows(op == BinaryOp.MINIMUM, a, ao, ars, b, bo, brs, o, oo, ors, rows, n);
                 return;
+            case ATAN2:
+                for (int r = 0; r < rows; r++) {
+                    VectorAtan.atan2Loop(a, ao + r * ars, b, bo + r * brs, o, oo + r * ors, n);
+                }
+                return;
             default:
                 PLAIN.binaryRows(op, a, ao, ars, b, bo, brs, o, oo, ors, rows, n);
                 return;
@@ -523,6 +528,9 @@ final class VectorElementwise implements ElementwiseKernels {
                 return;
             case EXPM1:
                 VectorExpm1.loop(a, ao, o, oo, n);
+                return;
+            case ATAN:
+                VectorAtan.atanLoop(a, ao, o, oo, n);
                 return;
             case COS:
                 VectorTrig.loop(a, ao, o, oo, n, true);

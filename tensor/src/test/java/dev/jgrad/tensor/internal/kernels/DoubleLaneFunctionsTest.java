@@ -64,7 +64,8 @@ class DoubleLaneFunctionsTest {
         elementwise.unary(op, x, 0, got, 0, x.length);
         for (int i = 0; i < x.length; i++) {
             float in = x[i];
-            float want = (float) (op == UnaryOp.SIN ? Math.sin(in) : op == UnaryOp.COS ? Math.cos(in) : Math.expm1(in));
+            float want = (float) (op == UnaryOp.SIN ? Math.sin(in) : op == UnaryOp.COS ? Math.cos(in)
+                    : op == UnaryOp.ATAN ? Math.atan(in) : Math.expm1(in));
             float was = got[i];
             assertEquals(Float.floatToIntBits(want), Float.floatToIntBits(was), () -> op + "(" + in + "): want " + want + ", got " + was);
         }
@@ -104,6 +105,58 @@ class DoubleLaneFunctionsTest {
             x[i] = i % 3 == 0 ? -0f : i % 3 == 1 ? 0f : (i % 2 == 0 ? 1e-30f : -Float.MIN_VALUE);
         }
         return x;
+    }
+
+    @Test
+    void atanIsMathsFloatAtEveryMagnitudeAndAtTheIdentitiesBorders() {
+        assertSameBitsAsMath(UnaryOp.ATAN, anyMagnitude(1_000_003, 13));
+        assertSameBitsAsMath(UnaryOp.ATAN, edges());
+        assertSameBitsAsMath(UnaryOp.ATAN, signedZerosInRange());
+        float[] borders = {0.4375f, 0.6875f, 1.1875f, 2.4375f};
+        float[] x = new float[4 * borders.length * 64];
+        int at = 0;
+        for (float b : borders) {
+            float f = b;
+            for (int k = 0; k < 32; k++) {
+                x[at++] = f;
+                x[at++] = -f;
+                f = Math.nextDown(f);
+            }
+            f = Math.nextUp(b);
+            for (int k = 0; k < 32; k++) {
+                x[at++] = f;
+                x[at++] = -f;
+                f = Math.nextUp(f);
+            }
+        }
+        assertSameBitsAsMath(UnaryOp.ATAN, x);
+    }
+
+    @Test
+    void atan2IsMathsFloatInEveryQuadrantAndOnTheAxes() {
+        SplittableRandom r = new SplittableRandom(14);
+        int n = 1_000_003;
+        float[] y = new float[n];
+        float[] x = new float[n];
+        float[] special = {0f, -0f, Float.POSITIVE_INFINITY, Float.NEGATIVE_INFINITY, Float.NaN, Float.MIN_VALUE, Float.MAX_VALUE};
+        for (int i = 0; i < n; i++) {
+            boolean anyBits = i % 3 == 0;
+            y[i] = anyBits ? Float.intBitsToFloat(r.nextInt()) : (float) (r.nextGaussian() * Math.pow(10, r.nextInt(7) - 3));
+            x[i] = anyBits ? Float.intBitsToFloat(r.nextInt()) : (float) (r.nextGaussian() * Math.pow(10, r.nextInt(7) - 3));
+            if (i % 101 == 0) {
+                x[i] = special[r.nextInt(special.length)];
+            }
+            if (i % 103 == 0) {
+                y[i] = special[r.nextInt(special.length)];
+            }
+        }
+        float[] got = new float[n];
+        elementwise.binaryRows(dev.jgrad.tensor.BinaryOp.ATAN2, y, 0, n, x, 0, n, got, 0, n, 1, n);
+        for (int i = 0; i < n; i++) {
+            float yi = y[i];
+            float xi = x[i];
+            assertEquals(Float.floatToIntBits((float) Math.atan2(yi, xi)), Float.floatToIntBits(got[i]), () -> "atan2(" + yi + ", " + xi + ")");
+        }
     }
 
     @Test
