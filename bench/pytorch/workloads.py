@@ -209,6 +209,13 @@ def single_ops(threads, quick):
         "sigmoid_backward": lambda: torch.ops.aten.sigmoid_backward(y, sig),
         "sin": lambda: x.sin(),
         "cos": lambda: x.cos(),
+        "expm1": lambda: x.expm1(),
+        "atan2": lambda: torch.atan2(x, y),
+        "round": lambda: x.round(),
+        "leaky_relu": lambda: torch.nn.functional.leaky_relu(x, 0.01),
+        "cumsum_dim1": lambda: x.cumsum(1),
+        "sort_dim1": lambda: x.sort(1).values,
+        "topk10": lambda: x.topk(10, 1).values,
     }
     return {f"S1.{name}.us": timed(fn, seconds, repeats) * 1e6 for name, fn in ops.items()}
 

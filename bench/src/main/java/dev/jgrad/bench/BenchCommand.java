@@ -24,7 +24,7 @@ import java.util.concurrent.Callable;
             "W1 in GFLOP/s, W7 in µs, the others in ms.",
             "Each workload runs at each --threads count and is reported at its best.",
             "D1, run by --only D1: the ring all-reduce of data-parallel training (two workers on loopback; 1, 3.2 and 32 MB).",
-            "S1, run by --only S1: 33 single ops on a (768, 512) float32 tensor (transposed copy, logsumexp, nonzero, ...), in µs.",
+            "S1, run by --only S1: 40 single ops on a (768, 512) float32 tensor (transposed copy, logsumexp, nonzero, ...), in µs.",
             "Compare with: python3 bench/pytorch/workloads.py > P.json; python3 bench/compare.py B.json P.json",
             "(for S1: python3 bench/pytorch/workloads.py --ops > P.json)"})
 public final class BenchCommand implements Callable<Integer> {

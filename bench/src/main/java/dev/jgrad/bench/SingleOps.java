@@ -21,7 +21,8 @@ public class SingleOps {
     @Param({"transpose_contiguous", "permute_contiguous", "cat_dim0", "flip_dim1", "clone", "to_float64", "gt", "where",
             "clamp", "softmax_dim0", "logsumexp_dim1", "logsumexp_dim0", "sum_dim0", "argmax_dim1", "prod_dim1", "nonzero",
             "masked_select", "log1p", "softplus", "floor", "isnan", "pow3", "pow0_5", "pow2", "sign", "amin", "masked_fill",
-            "expand_contiguous", "gather", "softmax_backward", "sigmoid_backward", "sin", "cos"})
+            "expand_contiguous", "gather", "softmax_backward", "sigmoid_backward", "sin", "cos", "expm1", "atan2", "round", "leaky_relu", "cumsum_dim1",
+            "sort_dim1", "topk10"})
     public String op;
     Supplier<Tensor> call;
 
@@ -71,6 +72,13 @@ public class SingleOps {
             case "gather": return () -> x.gather(1, index);
             case "sin": return x::sin;
             case "cos": return x::cos;
+            case "expm1": return x::expm1;
+            case "atan2": return () -> x.atan2(y);
+            case "round": return x::round;
+            case "leaky_relu": return () -> x.leakyRelu(0.01);
+            case "cumsum_dim1": return () -> x.cumsum(1);
+            case "sort_dim1": return () -> x.sort(1, false).values();
+            case "topk10": return () -> x.topk(10, 1, true).values();
             case "softmax_backward": {
                 Tensor out = x.softmax(1);
                 return () -> Tensor.softmaxBackward(y, out, 1);

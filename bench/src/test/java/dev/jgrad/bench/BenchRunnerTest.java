@@ -133,7 +133,7 @@ class BenchRunnerTest {
             assertTrue(SingleOps.of(name).get().numel() > 0, name);
             assertTrue(script.contains("\"" + name + "\": lambda"), "workloads.py --ops lacks " + name);
         }
-        assertEquals(31, names.length);
+        assertEquals(40, names.length);
         assertThrows(IllegalArgumentException.class, () -> SingleOps.of("conv3d"));
     }
 }
