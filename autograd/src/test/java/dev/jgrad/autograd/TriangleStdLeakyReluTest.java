@@ -125,5 +125,8 @@ class TriangleStdLeakyReluTest {
             assertEquals(Float.floatToIntBits(want), Float.floatToIntBits(got[i]), "leaky_relu(" + v[i] + ")");
             assertEquals(Float.floatToIntBits(v[i] > 0 ? w[i] : w[i] * 0.2f), Float.floatToIntBits(grad[i]), "gradient at " + v[i]);
         }
+        // A strided view: the same values as its contiguous copy, in its own layout.
+        Tensor m = Tensor.of(java.util.Arrays.copyOf(v, 70_000), 700, 100).t();
+        assertArrayEquals(m.contiguous().leakyRelu(0.2).toFloatArray(), m.leakyRelu(0.2).toFloatArray());
     }
 }

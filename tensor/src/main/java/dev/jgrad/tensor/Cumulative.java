@@ -39,13 +39,17 @@ final class Cumulative {
         return r;
     }
 
+    /** What {@link Parallel#forRangeCosting} counts for an element of a running sum. */
+    private static final int COST_PER_ELEMENT = 16;
+
     /**
      * float32 summed in double, each output rounded once: PyTorch's bits. Blocks go to the threads, or, where there are
      * too few, ranges of the inner positions; each sum is the same chain of additions however they are shared. Lines
      * along the last dim run four at a time, so four chains of dependent additions overlap.
      */
     private static void floats(float[] a, int ao, float[] o, int outer, int n, int inner) {
-        long work = (long) outer * n * inner;
+        // A running sum is a chain of dependent additions, each some four cycles: count it as a few operations an element.
+        long work = (long) outer * n * inner * COST_PER_ELEMENT;
         if (inner == 1) {
             Parallel.forRangeCosting(work, (outer + 3) / 4, (lo, hi) -> {
                 for (int q = lo; q < hi; q++) {

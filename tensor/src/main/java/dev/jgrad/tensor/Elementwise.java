@@ -291,17 +291,18 @@ final class Elementwise {
 
     /**
      * Leaky ReLU's forward ({@code g} is x itself) or backward ({@code g} the incoming gradient): {@code x > 0 ? g : g *
-     * slope}, the slope a float32 for float32 as PyTorch's scalar is. One pass where both are float32, contiguous and of
-     * one shape; elsewhere a where.
+     * slope}, the slope a float32 for float32 as PyTorch's scalar is: one pass where both are float32 of one shape
+     * (strided ones copied first); for other types (and broadcasting gradients) a where.
      */
     static Tensor leakyRelu(Tensor x, Tensor g, double slope) {
-        if (g.dtype() == DType.FLOAT32 && x.dtype() == DType.FLOAT32 && g.isContiguous() && x.isContiguous()
-                && java.util.Arrays.equals(g.shape, x.shape)) {
+        if (g.dtype() == DType.FLOAT32 && x.dtype() == DType.FLOAT32 && java.util.Arrays.equals(g.shape, x.shape)) {
+            Tensor xc = x.contiguous();
+            Tensor gc = g == x ? xc : g.contiguous();
             Tensor r = Tensor.empty(DType.FLOAT32, g.shape);
             int n = g.numel();
             float s = (float) slope;
             Iter.forAlignedPieces(n, Tuning.parallelMin(), (from, to) ->
-                    Kernels.ELEMENTWISE.leakyRelu(x.storage.f(), x.offset + from, g.storage.f(), g.offset + from, s, r.storage.f(), from, to - from));
+                    Kernels.ELEMENTWISE.leakyRelu(xc.storage.f(), xc.offset + from, gc.storage.f(), gc.offset + from, s, r.storage.f(), from, to - from));
             return r;
         }
         return g.where(x.gt(0.0), g.mul(slope));

@@ -93,7 +93,7 @@ final class Sorting {
     /**
      * A float32 or bool line as longs whose signed order is the stable sort's: the value's order-preserving bits (-0 made
      * +0, every NaN the one NaN, above +infinity; all of it reversed for descending) above the position, so ties fall
-     * to the position and the whole is a sort of distinct longs (Arrays.sort, vectorised on recent JDKs).
+     * to the position and the whole is a sort of distinct longs by Arrays.sort, with no comparator to call.
      */
     private static void packKeys(Tensor src, int at, int n, boolean descending, long[] keys) {
         int p0 = src.offset + at;
