@@ -4,7 +4,6 @@ import jdk.incubator.vector.DoubleVector;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.VectorMask;
 import jdk.incubator.vector.VectorOperators;
-import jdk.incubator.vector.VectorShape;
 import jdk.incubator.vector.VectorSpecies;
 
 /**
@@ -16,9 +15,8 @@ import jdk.incubator.vector.VectorSpecies;
  * Math.atan2 lane by lane (their signs and quadrants are its rules); each element's result depends on its values alone.
  */
 final class VectorAtan {
-    private static final VectorSpecies<Double> D = VectorSpecies.of(double.class, VectorShape.forBitSize(VectorMath.S.vectorBitSize()));
-    /** Floats as many as {@link #D} holds doubles. */
-    private static final VectorSpecies<Float> HALF = VectorSpecies.of(float.class, VectorShape.forBitSize(VectorMath.S.vectorBitSize() / 2));
+    private static final VectorSpecies<Double> D = VectorMath.D;
+    private static final VectorSpecies<Float> HALF = VectorMath.HALF;
 
     /** fdlibm's atan(1/2), atan(1), atan(3/2), atan(inf), each as a high and a low part. */
     private static final double HI0 = 4.63647609000806093515e-01;

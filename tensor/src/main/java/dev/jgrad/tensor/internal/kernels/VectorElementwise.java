@@ -453,6 +453,27 @@ final class VectorElementwise implements ElementwiseKernels {
         return;
     }
 
+    /**
+     * floor (or round, halves to the even one) a vector at a time; returns how many leading elements it wrote (the rest
+     * are the caller's). |x| + 2^23 - 2^23 rounds |x| below 2^23 to the nearest integer by the float addition's own
+     * rounding; x's sign is put back, and for floor one taken away where that rounded up. Larger floats, infinities and
+     * NaN are already integers. Math.floor's and Math.rint's bits, -0 included.
+     */
+    private static int toIntegers(float[] a, int ao, float[] o, int oo, int n, boolean floor) {
+        int i = 0;
+        for (int bound = S.loopBound(n); i < bound; i += L) {
+            FloatVector x = FloatVector.fromArray(S, a, ao + i);
+            FloatVector ax = x.abs();
+            FloatVector r = ax.add(8388608f).sub(8388608f).reinterpretAsInts()
+                    .or(x.reinterpretAsInts().and(0x80000000)).reinterpretAsFloats();
+            if (floor) {
+                r = r.sub(FloatVector.zero(S).blend(1f, r.compare(VectorOperators.GT, x)));
+            }
+            r.blend(x, ax.compare(VectorOperators.GE, 8388608f).or(x.compare(VectorOperators.NE, x))).intoArray(o, oo + i);
+        }
+        return i;
+    }
+
     @Override
     public void unary(UnaryOp op, float[] a, int ao, float[] o, int oo, int n) {
         if (n < Tuning.MIN_VECTOR_RUN) {
@@ -493,27 +514,8 @@ final class VectorElementwise implements ElementwiseKernels {
                 VectorMath.softplusLoop(a, ao, o, oo, n);
                 return;
             case FLOOR:
-                // |x| + 2^23 - 2^23 rounds |x| below 2^23 to an integer; x's sign put back, one taken away where that
-                // rounded up. Larger floats, infinities and NaN are already their floor. Math.floor's bits, -0 included.
-                for (; i < bound; i += L) {
-                    FloatVector x = FloatVector.fromArray(S, a, ao + i);
-                    FloatVector ax = x.abs();
-                    FloatVector r = ax.add(8388608f).sub(8388608f).reinterpretAsInts()
-                            .or(x.reinterpretAsInts().and(0x80000000)).reinterpretAsFloats();
-                    r = r.sub(FloatVector.zero(S).blend(1f, r.compare(VectorOperators.GT, x)));
-                    r.blend(x, ax.compare(VectorOperators.GE, 8388608f).or(x.compare(VectorOperators.NE, x))).intoArray(o, oo + i);
-                }
-                break;
             case ROUND:
-                // |x| + 2^23 - 2^23 rounds |x| below 2^23 to the nearest integer, halves to the even one (the float
-                // addition's own rounding); x's sign put back. Larger floats, infinities and NaN are already integers.
-                for (; i < bound; i += L) {
-                    FloatVector x = FloatVector.fromArray(S, a, ao + i);
-                    FloatVector ax = x.abs();
-                    FloatVector r = ax.add(8388608f).sub(8388608f).reinterpretAsInts()
-                            .or(x.reinterpretAsInts().and(0x80000000)).reinterpretAsFloats();
-                    r.blend(x, ax.compare(VectorOperators.GE, 8388608f).or(x.compare(VectorOperators.NE, x))).intoArray(o, oo + i);
-                }
+                i = toIntegers(a, ao, o, oo, n, op == UnaryOp.FLOOR);
                 break;
             case SQRT:
                 for (; i < bound; i += L) {

@@ -4,7 +4,6 @@ import jdk.incubator.vector.DoubleVector;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.LongVector;
 import jdk.incubator.vector.VectorOperators;
-import jdk.incubator.vector.VectorShape;
 import jdk.incubator.vector.VectorSpecies;
 
 /**
@@ -17,9 +16,8 @@ import jdk.incubator.vector.VectorSpecies;
  * {@link VectorTrig} explains for sin.
  */
 final class VectorExpm1 {
-    private static final VectorSpecies<Double> D = VectorSpecies.of(double.class, VectorShape.forBitSize(VectorMath.S.vectorBitSize()));
-    /** Floats as many as {@link #D} holds doubles. */
-    private static final VectorSpecies<Float> HALF = VectorSpecies.of(float.class, VectorShape.forBitSize(VectorMath.S.vectorBitSize() / 2));
+    private static final VectorSpecies<Double> D = VectorMath.D;
+    private static final VectorSpecies<Float> HALF = VectorMath.HALF;
 
     /** Beyond it e^x - 1 is -1 or infinity as a float, and 2^k stays a normal double up to it. */
     static final double BOUND = 104;

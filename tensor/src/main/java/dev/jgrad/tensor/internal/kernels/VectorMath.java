@@ -282,7 +282,7 @@ final class VectorMath {
     }
 
     /** Floats as many as {@link #D} holds doubles: each converts to one double vector and back, lane for lane. */
-    private static final VectorSpecies<Float> HALF = VectorSpecies.of(float.class, VectorShape.forBitSize(S.vectorBitSize() / 2));
+    static final VectorSpecies<Float> HALF = VectorSpecies.of(float.class, VectorShape.forBitSize(S.vectorBitSize() / 2));
 
     /**
      * {@code o[i] = a[i]^s} for the exponents with a short form, the same doubles as the plain loop's
@@ -342,7 +342,7 @@ final class VectorMath {
     }
 
     /** Doubles in a vector as wide as {@link #S}: a float vector's lanes are converted to two of them. */
-    private static final VectorSpecies<Double> D = VectorSpecies.of(double.class, VectorShape.forBitSize(S.vectorBitSize()));
+    static final VectorSpecies<Double> D = VectorSpecies.of(double.class, VectorShape.forBitSize(S.vectorBitSize()));
 
     /**
      * The lanes' sum in double, in a fixed order: the two halves converted to doubles and added lane by lane, then those

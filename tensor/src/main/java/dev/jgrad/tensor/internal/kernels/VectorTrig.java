@@ -4,7 +4,6 @@ import jdk.incubator.vector.DoubleVector;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.LongVector;
 import jdk.incubator.vector.VectorOperators;
-import jdk.incubator.vector.VectorShape;
 import jdk.incubator.vector.VectorSpecies;
 
 /**
@@ -19,9 +18,8 @@ import jdk.incubator.vector.VectorSpecies;
  * split between threads does not change a bit. Only correctly rounded operations, as {@link VectorMath} explains.
  */
 final class VectorTrig {
-    private static final VectorSpecies<Double> D = VectorSpecies.of(double.class, VectorShape.forBitSize(VectorMath.S.vectorBitSize()));
-    /** Floats as many as {@link #D} holds doubles. */
-    private static final VectorSpecies<Float> HALF = VectorSpecies.of(float.class, VectorShape.forBitSize(VectorMath.S.vectorBitSize() / 2));
+    private static final VectorSpecies<Double> D = VectorMath.D;
+    private static final VectorSpecies<Float> HALF = VectorMath.HALF;
 
     /** Beyond this |x| the reduction's n would lose its low bits to the products' rounding: Math.sin there. */
     static final double BOUND = 0x1p28;
