@@ -222,7 +222,7 @@ final class Elementwise {
                     return;
                 }
                 for (int i = 0; i < n; i++) {
-                    o[off[0] + i] = Math.min(Math.max(a[off[1] + i * xs], lo), hi);
+                    o[off[0] + i] = MathFns.clamp(a[off[1] + i * xs], lo, hi);
                 }
             });
         } else {
@@ -232,7 +232,7 @@ final class Elementwise {
             Storage dst = r.storage;
             it.forEachRowParallel(new int[] {0, x.offset}, (off, n) -> {
                 for (int i = 0; i < n; i++) {
-                    dst.setDouble(off[0] + i, Math.min(Math.max(src.getDouble(off[1] + i * xs), lo), hi));
+                    dst.setDouble(off[0] + i, MathFns.clamp(src.getDouble(off[1] + i * xs), lo, hi));
                 }
             });
         }

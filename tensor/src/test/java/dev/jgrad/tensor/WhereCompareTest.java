@@ -9,7 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 /**
  * where, masked_fill, clamp and the six comparisons against their definitions, element by element, over random
  * shapes with distinct sizes, broadcast and transposed operands, and values that include NaN, -0 and +0: where and
- * masked_fill choose bits without looking at them, clamp is Java's min and max, comparisons are false on NaN but for ne.
+ * masked_fill choose bits without looking at them, clamp is PyTorch's rule, comparisons are false on NaN but for ne.
  */
 class WhereCompareTest {
     /** randn scaled, with NaN, -0 and +0 planted. */
@@ -77,17 +77,33 @@ class WhereCompareTest {
     }
 
     @Test
-    void clampIsJavasMaxThenMin() {
+    void clampIsPyTorchsRuleInEveryLayoutAndType() {
         Random r = new Random(22);
         for (int trial = 0; trial < 20; trial++) {
-            Tensor x = values(r, DType.FLOAT32, 6, 11 + trial);
+            DType t = trial % 4 == 3 ? DType.FLOAT64 : DType.FLOAT32;
+            Tensor x = values(r, t, 6, 11 + trial);
             Tensor in = trial % 2 == 0 ? x : x.t();
             Tensor y = in.clamp(0.0, 0.75);
             for (int e = 0; e < y.numel(); e++) {
                 int[] idx = Shape.unravel(e, in.shape());
-                float want = Math.min(Math.max((float) in.getDouble(idx), 0f), 0.75f);
-                assertEquals(Float.floatToRawIntBits(want), Float.floatToRawIntBits((float) y.getDouble(idx)), "clamp at " + e);
+                double v = in.getDouble(idx);
+                // Below the low bound: the bound; then above the high one: that bound; NaN and -0 as they are.
+                double want = v < 0 ? 0.0 : v > 0.75 ? 0.75 : v;
+                assertEquals(Double.doubleToRawLongBits(want), Double.doubleToRawLongBits(y.getDouble(idx)), "clamp at " + e);
             }
+        }
+        // torch.tensor([-0., 0., nan, -2., 2., .5] * 8): clamp(0, 1) keeps -0; clamp(-1, -0.) keeps +0 and gives -0 above.
+        float[] v = new float[48];
+        for (int i = 0; i < v.length; i++) {
+            v[i] = new float[] {-0f, 0f, Float.NaN, -2f, 2f, 0.5f}[i % 6];
+        }
+        float[] up = Tensor.of(v, 48).clamp(0.0, 1.0).toFloatArray();
+        float[] down = Tensor.of(v, 48).clamp(-1.0, -0.0).toFloatArray();
+        for (int i = 0; i < 48; i += 6) {
+            assertEquals(Float.floatToRawIntBits(-0f), Float.floatToRawIntBits(up[i]));
+            assertEquals(Float.floatToRawIntBits(0f), Float.floatToRawIntBits(down[i + 1]));
+            assertEquals(Float.floatToRawIntBits(-0f), Float.floatToRawIntBits(down[i + 4]));
+            assertEquals(Float.floatToRawIntBits(0f), Float.floatToRawIntBits(up[i + 3]));
         }
     }
 

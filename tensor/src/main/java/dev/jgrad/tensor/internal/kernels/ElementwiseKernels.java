@@ -89,7 +89,10 @@ public interface ElementwiseKernels {
      */
     void activationBackward(UnaryOp op, float[] g, int go, float[] v, int vo, float[] s, int so, float[] o, int oo, int n);
 
-    /** {@code o[i] = min(max(a[i], lo), hi)} with Java's min and max: NaN stays NaN, and -0 is below +0. */
+    /**
+     * {@code o[i] = clamp(a[i], lo, hi)} by PyTorch's rule ({@link MathFns#clamp}): lo where a is below it, then hi where
+     * that is above it, else a itself, so NaN stays NaN and a zero keeps its sign.
+     */
     void clamp(float[] a, int ao, float lo, float hi, float[] o, int oo, int n);
 
     /** The exact GELU's backward: {@code o[i] = g[i] (Phi(x[i]) + x[i] phi(x[i]))}, Phi and phi the normal CDF and density. */

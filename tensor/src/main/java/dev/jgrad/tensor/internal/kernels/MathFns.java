@@ -23,6 +23,22 @@ public final class MathFns {
     }
 
     /**
+     * {@code torch.clamp}'s rule: lo where x is below it, then hi where that is above it, else x itself. Not Java's
+     * max and min: NaN stays NaN by failing both tests, and -0 clamped at 0 stays -0 (PyTorch's CPU kernel gives it,
+     * where {@code Math.max(-0f, 0f)} is +0). A missing bound is -infinity or +infinity.
+     */
+    public static float clamp(float x, float lo, float hi) {
+        float y = x < lo ? lo : x;
+        return y > hi ? hi : y;
+    }
+
+    /** {@link #clamp(float, float, float)} in double. */
+    public static double clamp(double x, double lo, double hi) {
+        double y = x < lo ? lo : x;
+        return y > hi ? hi : y;
+    }
+
+    /**
      * The error function. Below |x| = 2.5 it sums the series {@code 2/sqrt(pi) e^(-x^2) sum 2^n x^(2n+1) / (2n+1)!!},
      * whose terms are all positive (no cancellation); above it evaluates the continued fraction of erfc.
      * Both agree with the reference values to about 1e-16.

@@ -53,7 +53,7 @@ final class PlainKernels {
         @Override
         public void clamp(float[] a, int ao, float lo, float hi, float[] o, int oo, int n) {
             for (int i = 0; i < n; i++) {
-                o[oo + i] = Math.min(Math.max(a[ao + i], lo), hi);
+                o[oo + i] = MathFns.clamp(a[ao + i], lo, hi);
             }
         }
 

@@ -222,12 +222,15 @@ final class VectorElementwise implements ElementwiseKernels {
     public void clamp(float[] a, int ao, float lo, float hi, float[] o, int oo, int n) {
         int bound = S.loopBound(n);
         int i = 0;
-        // The Vector API's max and min are Java's (NaN wins, -0 is below +0), so the same bits as the plain loop.
+        // Two compares and blends (MathFns.clamp's rule), not the Vector API's max and min: those are Java's, a dozen
+        // instructions each for their NaN and signed-zero rules, and give +0 where PyTorch keeps -0.
         for (; i < bound; i += L) {
-            FloatVector.fromArray(S, a, ao + i).max(lo).min(hi).intoArray(o, oo + i);
+            FloatVector x = FloatVector.fromArray(S, a, ao + i);
+            FloatVector y = x.blend(lo, x.compare(VectorOperators.LT, lo));
+            y.blend(hi, y.compare(VectorOperators.GT, hi)).intoArray(o, oo + i);
         }
         for (; i < n; i++) {
-            o[oo + i] = Math.min(Math.max(a[ao + i], lo), hi);
+            o[oo + i] = MathFns.clamp(a[ao + i], lo, hi);
         }
     }
 
