@@ -179,7 +179,8 @@ final class VectorSoftmax implements SoftmaxKernels {
 
     /** e^x for lanes x <= 0 (or NaN), as {@link #expShifted} describes. */
     private static FloatVector expAtMostZero(FloatVector x) {
-        FloatVector xc = x.max(-88.5f);
+        // A compare and a blend, not Java's max (a dozen instructions for its NaN and signed-zero rules): the same lanes.
+        FloatVector xc = x.blend(-88.5f, x.compare(VectorOperators.LT, -88.5f));
         FloatVector rounded = xc.fma(VectorMath.LOG2E, VectorMath.ROUND);
         FloatVector nf = rounded.sub(VectorMath.ROUND);
         FloatVector r = nf.fma(FloatVector.broadcast(S, -VectorMath.LN2_LO), nf.fma(FloatVector.broadcast(S, -VectorMath.LN2_HI), xc));
