@@ -41,10 +41,6 @@ final class VectorAtan {
     private static final double AT10 = 1.62858201153657823623e-02;
     private static final double PI = 0x1.921fb54442d18p1;
     private static final double PI_LO = 1.2246467991473531772e-16;
-    /*
-     * The identities take over at 7/16, 11/16, 19/16 and 39/16, each as (a t - b) / (c + d t): (2t - 1) / (2 + t),
-     * (t - 1) / (1 + t), (t - 1.5) / (1 + 1.5t) and -1 / t.
-     */
 
     private VectorAtan() {
     }
@@ -93,7 +89,8 @@ final class VectorAtan {
             VectorMask<Double> m1 = t.compare(VectorOperators.GE, 0.6875);
             VectorMask<Double> m2 = t.compare(VectorOperators.GE, 1.1875);
             VectorMask<Double> m3 = t.compare(VectorOperators.GE, 2.4375);
-            // The identity's (a t - b) / (c + d t), and atan c in two parts; none below 7/16 (t / 1, and 0).
+            // The identities take over at 7/16, 11/16, 19/16 and 39/16, each as (a t - b) / (c + d t): (2t - 1) / (2 + t),
+            // (t - 1) / (1 + t), (t - 1.5) / (1 + 1.5t) and -1 / t; below 7/16 none (t / 1). hi + lo is atan c.
             DoubleVector ca = DoubleVector.broadcast(D, 1.0).blend(2.0, m0).blend(1.0, m1).blend(0.0, m3);
             DoubleVector cb = DoubleVector.zero(D).blend(1.0, m0).blend(1.5, m2).blend(1.0, m3);
             DoubleVector cd = DoubleVector.zero(D).blend(1.0, m0).blend(1.5, m2).blend(1.0, m3);
