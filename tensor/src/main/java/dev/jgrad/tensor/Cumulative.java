@@ -29,12 +29,10 @@ final class Cumulative {
         }
         int outer = n == 0 || inner == 0 ? 0 : x.numel() / (n * inner);
         // Each outer block walks the dim once, carrying a row of `inner` running sums, so the reads stay in order.
-        if (out == DType.FLOAT32) {
-            floats(src.storage.f(), src.offset, r.storage.f(), outer, n, inner);
-        } else if (out == DType.FLOAT64) {
-            doubles(src.storage.d(), src.offset, r.storage.d(), outer, n, inner);
-        } else {
-            longs(src.storage.l(), src.offset, r.storage.l(), outer, n, inner);
+        switch (out) {
+            case FLOAT32 -> floats(src.storage.f(), src.offset, r.storage.f(), outer, n, inner);
+            case FLOAT64 -> doubles(src.storage.d(), src.offset, r.storage.d(), outer, n, inner);
+            default -> longs(src.storage.l(), src.offset, r.storage.l(), outer, n, inner);
         }
         return r;
     }
@@ -57,13 +55,7 @@ final class Cumulative {
                     if (first + 4 <= outer) {
                         fourLines(a, ao, o, first * n, n);
                     } else {
-                        for (int line = first; line < outer; line++) {
-                            double s = 0;
-                            for (int k = 0; k < n; k++) {
-                                s += a[ao + line * n + k];
-                                o[line * n + k] = (float) s;
-                            }
-                        }
+                        floatBlocks(a, ao, o, first, outer, n, 1, 0, 1);
                     }
                 }
             });

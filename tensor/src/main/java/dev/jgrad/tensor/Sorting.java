@@ -17,9 +17,9 @@ final class Sorting {
         int compare(int i, int j);
     }
 
+    /** {@code torch.sort}: {@link #topk} of the whole dim. */
     static ValuesIndices<Tensor> sort(Tensor x, int dim, boolean descending) {
-        Tensor indices = indices(x, dim, descending);
-        return new ValuesIndices<>(x.dim() == 0 ? x.clone() : x.gather(Shape.wrapDim(dim, x.dim()), indices), indices);
+        return topk(x, x.dim() == 0 ? 1 : x.shape[Shape.wrapDim(dim, x.dim())], dim, descending);
     }
 
     /** The positions {@link #sort} orders each line by (int64, x's shape), without gathering the values: argsort's. */

@@ -248,20 +248,22 @@ final class PrimitiveForms {
         return false;
     }
 
-    /** TopK over the whole dim (its size read from the input's shape, so a dynamic dim stays so), sorted. */
+    /** TopK over the whole dim (its size read from the input's shape, so a dynamic dim stays so). */
     private static String[] sort(Emitter e, Trace.Call c) {
         long dim = normalized(new long[] {e.constInt(1)}, rank(c, 0))[0];
-        String k = e.node("Gather", e.node("Shape", e.in(0)), e.longs(dim));
-        String[] vi = e.nodeN("TopK", 2, List.of(attr("axis", dim), attr("largest", (Boolean) c.args()[2] ? 1L : 0L),
-                attr("sorted", 1L)), e.in(0), k);
-        return new String[] {e.typed(vi[0], c.outputs()[0].dtype()), e.typed(vi[1], DType.INT64)};
+        return topK(e, c, dim, e.node("Gather", e.node("Shape", e.in(0)), e.longs(dim)), (Boolean) c.args()[2]);
     }
 
-    /** TopK of the traced k, sorted: ONNX's ties keep the lower index first, as the stable order does. */
+    /** TopK of the traced k. */
     private static String[] topk(Emitter e, Trace.Call c) {
         long dim = normalized(new long[] {e.constInt(2)}, rank(c, 0))[0];
-        String[] vi = e.nodeN("TopK", 2, List.of(attr("axis", dim), attr("largest", (Boolean) c.args()[3] ? 1L : 0L),
-                attr("sorted", 1L)), e.in(0), e.longs(e.constInt(1)));
+        return topK(e, c, dim, e.longs(e.constInt(1)), (Boolean) c.args()[3]);
+    }
+
+    /** A sorted TopK node and its typed outputs: ONNX's ties keep the lower index first, as jgrad's stable order does. */
+    private static String[] topK(Emitter e, Trace.Call c, long dim, String k, boolean largest) {
+        String[] vi = e.nodeN("TopK", 2, List.of(attr("axis", dim), attr("largest", largest ? 1L : 0L), attr("sorted", 1L)),
+                e.in(0), k);
         return new String[] {e.typed(vi[0], c.outputs()[0].dtype()), e.typed(vi[1], DType.INT64)};
     }
 

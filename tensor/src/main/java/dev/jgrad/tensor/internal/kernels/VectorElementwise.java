@@ -261,7 +261,6 @@ final class VectorElementwise implements ElementwiseKernels {
         ElementwiseKernels.transposeLinesFrom(i, src, so, sStride, lines, len, dst, d0, dStride);
     }
 
-    /** {@code o = y <= 0 ? 0 : g}, ReLU's backward. */
     @Override
     public void leakyRelu(float[] x, int xo, float[] g, int go, float slope, float[] o, int oo, int n) {
         int bound = S.loopBound(n);
@@ -275,6 +274,7 @@ final class VectorElementwise implements ElementwiseKernels {
         }
     }
 
+    /** {@code o = y <= 0 ? 0 : g}, ReLU's backward. */
     @Override
     public void reluBackward(float[] g, int go, float[] y, int yo, float[] o, int oo, int n) {
         int bound = S.loopBound(n);
@@ -529,16 +529,14 @@ final class VectorElementwise implements ElementwiseKernels {
                 VectorMath.tanhLoop(a, ao, o, oo, n);
                 return;
             case SIN:
-                VectorTrig.loop(a, ao, o, oo, n, false);
+            case COS:
+                VectorTrig.loop(a, ao, o, oo, n, op == UnaryOp.COS);
                 return;
             case EXPM1:
                 VectorExpm1.loop(a, ao, o, oo, n);
                 return;
             case ATAN:
                 VectorAtan.atanLoop(a, ao, o, oo, n);
-                return;
-            case COS:
-                VectorTrig.loop(a, ao, o, oo, n, true);
                 return;
             case RSQRT:
                 for (; i < bound; i += L) {

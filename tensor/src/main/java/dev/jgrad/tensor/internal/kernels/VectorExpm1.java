@@ -27,26 +27,21 @@ final class VectorExpm1 {
     /** ln 2 as the sum of two doubles. */
     private static final double LN2_HI = 0x1.62e42fefa39efp-1;
     private static final double LN2_LO = 0x1.abc9e3b39803fp-56;
-    /** 1/n! for n = 2..13: the Taylor coefficients after the linear term. */
+    /** 1/n! for n = 2..13: the Taylor coefficients after the linear term, as doubles and as vectors. */
     private static final double[] C = new double[14];
+    private static final DoubleVector[] V_C = new DoubleVector[C.length];
 
     static {
         double f = 1;
         for (int n = 1; n < C.length; n++) {
             f *= n;
             C[n] = 1 / f;
+            V_C[n] = DoubleVector.broadcast(D, C[n]);
         }
     }
 
     private static final DoubleVector V_LN2_HI = DoubleVector.broadcast(D, LN2_HI);
     private static final DoubleVector V_LN2_LO = DoubleVector.broadcast(D, LN2_LO);
-    private static final DoubleVector[] V_C = new DoubleVector[C.length];
-
-    static {
-        for (int n = 2; n < C.length; n++) {
-            V_C[n] = DoubleVector.broadcast(D, C[n]);
-        }
-    }
 
     private VectorExpm1() {
     }
