@@ -398,10 +398,7 @@ final class Reduce {
         float[] run = new float[width];
         for (int r0 = 0; r0 < count; r0 += COLUMN_RUN) {
             int r1 = Math.min(count, r0 + COLUMN_RUN);
-            System.arraycopy(f, off + r0 * cols + c0, run, 0, width);
-            for (int row = r0 + 1; row < r1; row++) {
-                Kernels.REDUCTIONS.addRow(f, off + row * cols + c0, run, 0, width);
-            }
+            Kernels.REDUCTIONS.columnSums(f, off + r0 * cols + c0, cols, r1 - r0, run, width);
             for (int c = 0; c < width; c++) {
                 acc[c] += run[c];
             }

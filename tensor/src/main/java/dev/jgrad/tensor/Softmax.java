@@ -103,12 +103,7 @@ final class Softmax {
                 }
                 java.util.Arrays.fill(sum, 0, w, 0.0);
                 for (int j = 0; j < len; j++) {
-                    int row = out + j * inner;
-                    Kernels.ELEMENTWISE.binary(BinaryOp.SUB, a, in + j * inner, max, 0, o, row, w);
-                    Kernels.ELEMENTWISE.unary(UnaryOp.EXP, o, row, o, row, w);
-                    for (int c = 0; c < w; c++) {
-                        sum[c] += o[row + c];
-                    }
+                    Kernels.SOFTMAX.expShiftedColumns(a, in + j * inner, max, o, out + j * inner, sum, w);
                 }
                 for (int c = 0; c < w; c++) {
                     scale[c] = log ? (float) -(max[c] + Math.log(sum[c])) : (float) (1.0 / sum[c]);

@@ -208,6 +208,14 @@ final class PlainKernels {
         }
 
         @Override
+        public void columnSums(float[] src, int from, int stride, int rows, float[] dst, int len) {
+            System.arraycopy(src, from, dst, 0, len);
+            for (int r = 1; r < rows; r++) {
+                addRow(src, from + r * stride, dst, 0, len);
+            }
+        }
+
+        @Override
         public double copySum(float[] src, int from, float[] dst, int to, int len) {
             double sum = 0;
             for (int j = 0; j < len; j++) {
@@ -260,6 +268,15 @@ final class PlainKernels {
                 o[oo + i] = (float) (e * factor);
             }
             return sum;
+        }
+
+        @Override
+        public void expShiftedColumns(float[] a, int ao, float[] max, float[] o, int oo, double[] sum, int n) {
+            for (int i = 0; i < n; i++) {
+                float e = (float) Math.exp(a[ao + i] - max[i]);
+                o[oo + i] = e;
+                sum[i] += e;
+            }
         }
 
         @Override

@@ -29,6 +29,12 @@ public interface ReductionKernels {
     /** {@code dst[to + j] += src[from + j]} for {@code j < len}. */
     void addRow(float[] src, int from, float[] dst, int to, int len);
 
+    /**
+     * {@code dst[j] = src[from + j] + src[from + stride + j] + ...} over {@code rows >= 1} rows, in float, the rows
+     * added in their order: {@link #addRow} into a copy of the first row, without storing the sums between rows.
+     */
+    void columnSums(float[] src, int from, int stride, int rows, float[] dst, int len);
+
     /** Copies {@code len} floats and returns their sum. */
     double copySum(float[] src, int from, float[] dst, int to, int len);
 

@@ -11,6 +11,12 @@ public interface SoftmaxKernels {
     /** {@code o[i] = e^(a[i] - m) * factor} over n contiguous elements, and the sum of the powers. */
     double expShifted(float[] a, int ao, float[] o, int oo, int n, float m, double factor);
 
+    /**
+     * A row of softmax over a dim that is not the last, n columns side by side: {@code o[i] = e^(a[i] - max[i])}, each
+     * power added into {@code sum[i]} in double. The powers are {@link #expShifted}'s.
+     */
+    void expShiftedColumns(float[] a, int ao, float[] max, float[] o, int oo, double[] sum, int n);
+
     /** {@code o[i] = a[i] + c} over n contiguous elements. */
     void addScalar(float[] a, int ao, float[] o, int oo, int n, double c);
 

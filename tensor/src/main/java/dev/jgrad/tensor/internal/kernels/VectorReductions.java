@@ -2,6 +2,7 @@ package dev.jgrad.tensor.internal.kernels;
 
 import jdk.incubator.vector.DoubleVector;
 import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.IntVector;
 import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorShape;
 import jdk.incubator.vector.VectorSpecies;
@@ -147,7 +148,47 @@ final class VectorReductions implements ReductionKernels {
         }
     }
 
-    /** Copies {@code len} floats and returns their sum: two vector accumulators of float lanes, then the tail in double. */
+    /**
+     * Strips of four vectors of columns (then single vectors) walked down the rows with their sums held in registers,
+     * where a row at a time would load and store every sum once a row.
+     */
+    @Override
+    public void columnSums(float[] src, int from, int stride, int rows, float[] dst, int len) {
+        int j = 0;
+        for (; j <= len - 4 * L; j += 4 * L) {
+            int at = from + j;
+            FloatVector s0 = FloatVector.fromArray(S, src, at);
+            FloatVector s1 = FloatVector.fromArray(S, src, at + L);
+            FloatVector s2 = FloatVector.fromArray(S, src, at + 2 * L);
+            FloatVector s3 = FloatVector.fromArray(S, src, at + 3 * L);
+            for (int r = 1; r < rows; r++) {
+                at += stride;
+                s0 = s0.add(FloatVector.fromArray(S, src, at));
+                s1 = s1.add(FloatVector.fromArray(S, src, at + L));
+                s2 = s2.add(FloatVector.fromArray(S, src, at + 2 * L));
+                s3 = s3.add(FloatVector.fromArray(S, src, at + 3 * L));
+            }
+            s0.intoArray(dst, j);
+            s1.intoArray(dst, j + L);
+            s2.intoArray(dst, j + 2 * L);
+            s3.intoArray(dst, j + 3 * L);
+        }
+        for (; j <= len - L; j += L) {
+            FloatVector s0 = FloatVector.fromArray(S, src, from + j);
+            for (int r = 1; r < rows; r++) {
+                s0 = s0.add(FloatVector.fromArray(S, src, from + r * stride + j));
+            }
+            s0.intoArray(dst, j);
+        }
+        for (; j < len; j++) {
+            float s = src[from + j];
+            for (int r = 1; r < rows; r++) {
+                s += src[from + r * stride + j];
+            }
+            dst[j] = s;
+        }
+    }
+
     /** Four or eight doubles a vector: the product's eight chains as one vector of eight lanes or two of four. */
     private static final VectorSpecies<Double> D = DoubleVector.SPECIES_PREFERRED;
     /** Floats as many as {@link #D} holds doubles. */
@@ -180,38 +221,64 @@ final class VectorReductions implements ReductionKernels {
                 upper.lane(u + 2), upper.lane(u + 3), a, off + i, 1, n - i);
     }
 
+    /**
+     * The floats compared as ints: a negative float's bits below the sign flipped, the ints are in the order Java's min
+     * and max put the floats (-0 below +0), in three integer operations a vector where Java's float min or max takes a
+     * dozen. A NaN's key lies beyond both infinities', so the smallest and largest keys show whether there was one, and
+     * then the plain loop gives Java's answer, NaN's bits and all.
+     */
     @Override
     public float extreme(float[] a, int off, int n, boolean min) {
         if (n < 4 * L) {
             return PLAIN.extreme(a, off, n, min);
         }
-        // Four accumulators, each op a constant in its own loop (the JIT compiles a lanewise op to vector instructions
-        // only where it sees which op it is).
-        FloatVector m0 = FloatVector.fromArray(S, a, off);
-        FloatVector m1 = FloatVector.fromArray(S, a, off + L);
-        FloatVector m2 = FloatVector.fromArray(S, a, off + 2 * L);
-        FloatVector m3 = FloatVector.fromArray(S, a, off + 3 * L);
+        IntVector lo0 = orderKey(FloatVector.fromArray(S, a, off));
+        IntVector lo1 = orderKey(FloatVector.fromArray(S, a, off + L));
+        IntVector lo2 = orderKey(FloatVector.fromArray(S, a, off + 2 * L));
+        IntVector lo3 = orderKey(FloatVector.fromArray(S, a, off + 3 * L));
+        IntVector hi0 = lo0;
+        IntVector hi1 = lo1;
+        IntVector hi2 = lo2;
+        IntVector hi3 = lo3;
         int i = 4 * L;
-        if (min) {
-            for (int bound = n - 4 * L; i <= bound; i += 4 * L) {
-                m0 = m0.min(FloatVector.fromArray(S, a, off + i));
-                m1 = m1.min(FloatVector.fromArray(S, a, off + i + L));
-                m2 = m2.min(FloatVector.fromArray(S, a, off + i + 2 * L));
-                m3 = m3.min(FloatVector.fromArray(S, a, off + i + 3 * L));
-            }
-            float m = m0.min(m1).min(m2.min(m3)).reduceLanes(VectorOperators.MIN);
-            return Math.min(m, PLAIN.extreme(a, off + i, n - i, true));
-        }
         for (int bound = n - 4 * L; i <= bound; i += 4 * L) {
-            m0 = m0.max(FloatVector.fromArray(S, a, off + i));
-            m1 = m1.max(FloatVector.fromArray(S, a, off + i + L));
-            m2 = m2.max(FloatVector.fromArray(S, a, off + i + 2 * L));
-            m3 = m3.max(FloatVector.fromArray(S, a, off + i + 3 * L));
+            IntVector k0 = orderKey(FloatVector.fromArray(S, a, off + i));
+            IntVector k1 = orderKey(FloatVector.fromArray(S, a, off + i + L));
+            IntVector k2 = orderKey(FloatVector.fromArray(S, a, off + i + 2 * L));
+            IntVector k3 = orderKey(FloatVector.fromArray(S, a, off + i + 3 * L));
+            lo0 = lo0.min(k0);
+            hi0 = hi0.max(k0);
+            lo1 = lo1.min(k1);
+            hi1 = hi1.max(k1);
+            lo2 = lo2.min(k2);
+            hi2 = hi2.max(k2);
+            lo3 = lo3.min(k3);
+            hi3 = hi3.max(k3);
         }
-        float m = m0.max(m1).max(m2.max(m3)).reduceLanes(VectorOperators.MAX);
-        return Math.max(m, PLAIN.extreme(a, off + i, n - i, false));
+        int lo = lo0.min(lo1).min(lo2.min(lo3)).reduceLanes(VectorOperators.MIN);
+        int hi = hi0.max(hi1).max(hi2.max(hi3)).reduceLanes(VectorOperators.MAX);
+        if (lo < NEGATIVE_INFINITY_KEY || hi > POSITIVE_INFINITY_KEY) {
+            return PLAIN.extreme(a, off, n, min);
+        }
+        float m = Float.intBitsToFloat(fromOrderKey(min ? lo : hi));
+        return min ? Math.min(m, PLAIN.extreme(a, off + i, n - i, true)) : Math.max(m, PLAIN.extreme(a, off + i, n - i, false));
     }
 
+    private static final int POSITIVE_INFINITY_KEY = 0x7f800000;
+    private static final int NEGATIVE_INFINITY_KEY = 0xff800000 ^ 0x7fffffff;
+
+    /** A float's bits, those below the sign flipped where it is negative: signed ints in the floats' order. */
+    private static IntVector orderKey(FloatVector v) {
+        IntVector bits = v.reinterpretAsInts();
+        return bits.lanewise(VectorOperators.XOR, bits.lanewise(VectorOperators.ASHR, 31).lanewise(VectorOperators.LSHR, 1));
+    }
+
+    /** The bits of the float whose {@link #orderKey} is k (the flip is its own inverse: it keeps the sign). */
+    private static int fromOrderKey(int k) {
+        return k ^ ((k >> 31) >>> 1);
+    }
+
+    /** Copies {@code len} floats and returns their sum: two vector accumulators of float lanes, then the tail in double. */
     @Override
     public double copySum(float[] src, int from, float[] dst, int to, int len) {
         if (len < 2 * L) {

@@ -1,5 +1,6 @@
 package dev.jgrad.tensor.internal.kernels;
 
+import jdk.incubator.vector.DoubleVector;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.VectorMask;
 import jdk.incubator.vector.VectorOperators;
@@ -14,6 +15,7 @@ import jdk.incubator.vector.VectorSpecies;
 final class VectorSoftmax implements SoftmaxKernels {
     private static final VectorSpecies<Float> S = VectorMath.S;
     private static final int L = VectorMath.L;
+    private static final VectorSpecies<Double> D = VectorMath.D;
     private static final SoftmaxKernels PLAIN = PlainKernels.PROVIDER.softmax();
 
     /** Lane i holds i: the positions of a row's first vector, for a causal mask. */
@@ -175,6 +177,29 @@ final class VectorSoftmax implements SoftmaxKernels {
             sum += e;
         }
         return sum;
+    }
+
+    /** Each column's power in {@link #expShifted}'s lanes, its sum in two double vectors per float vector. */
+    @Override
+    public void expShiftedColumns(float[] a, int ao, float[] max, float[] o, int oo, double[] sum, int n) {
+        if (n < Tuning.MIN_VECTOR_RUN) {
+            PLAIN.expShiftedColumns(a, ao, max, o, oo, sum, n);
+            return;
+        }
+        int half = D.length();
+        int i = 0;
+        for (int bound = S.loopBound(n); i < bound; i += L) {
+            FloatVector e = expAtMostZero(FloatVector.fromArray(S, a, ao + i).sub(FloatVector.fromArray(S, max, i)));
+            e.intoArray(o, oo + i);
+            DoubleVector.fromArray(D, sum, i).add((DoubleVector) e.convertShape(VectorOperators.F2D, D, 0)).intoArray(sum, i);
+            DoubleVector.fromArray(D, sum, i + half).add((DoubleVector) e.convertShape(VectorOperators.F2D, D, 1))
+                    .intoArray(sum, i + half);
+        }
+        for (; i < n; i++) {
+            float e = (float) Math.exp(a[ao + i] - max[i]);
+            o[oo + i] = e;
+            sum[i] += e;
+        }
     }
 
     /** e^x for lanes x <= 0 (or NaN), as {@link #expShifted} describes. */

@@ -191,6 +191,22 @@ class KernelProviderTest {
             float[] copyGot = new float[n];
             assertEquals(plain.reductions().copySum(a, 3, copyWant, 0, n), Kernels.REDUCTIONS.copySum(a, 3, copyGot, 0, n), 1e-5);
             assertArrayEquals(copyWant, copyGot, "copy n=" + n);
+            // Seven rows n + 2 apart summed down their columns, -0 and NaN planted: the vector strips add the rows in
+            // the plain loop's order, so the same bits.
+            float[] grid = values(3 + 7 * (n + 2), -4, 4);
+            if (n > 2) {
+                grid[3 + n - 1] = Float.NaN;
+                for (int r = 0; r < 7; r++) {
+                    grid[3 + r * (n + 2) + 1] = -0f;
+                }
+            }
+            for (int down : new int[] {1, 7}) {
+                float[] colWant = new float[n];
+                float[] colGot = new float[n];
+                plain.reductions().columnSums(grid, 3, n + 2, down, colWant, n);
+                Kernels.REDUCTIONS.columnSums(grid, 3, n + 2, down, colGot, n);
+                assertArrayEquals(colWant, colGot, "column sums of " + down + " rows, n=" + n);
+            }
             if (n == 0) {
                 continue;
             }
@@ -202,6 +218,21 @@ class KernelProviderTest {
                 assertClose(w, g, (log ? "log-softmax" : "softmax") + " n=" + n);
             }
             assertEquals(plain.softmax().max(a, 0, n), Kernels.SOFTMAX.max(a, 0, n), "max n=" + n);
+            // A row of softmax across columns: each column's power, its sum added onto what the rows before left.
+            float[] colMax = values(n, 4, 8);
+            float[] powersWant = new float[n + 2];
+            float[] powersGot = new float[n + 2];
+            double[] sumsWant = new double[n];
+            double[] sumsGot = new double[n];
+            java.util.Arrays.fill(sumsWant, 0.5);
+            java.util.Arrays.fill(sumsGot, 0.5);
+            plain.softmax().expShiftedColumns(a, 1, colMax, powersWant, 2, sumsWant, n);
+            Kernels.SOFTMAX.expShiftedColumns(a, 1, colMax, powersGot, 2, sumsGot, n);
+            assertClose(powersWant, powersGot, "powers across columns n=" + n);
+            for (int c = 0; c < n; c++) {
+                assertEquals(0.5 + powersGot[2 + c], sumsGot[c], 0.0, "column " + c + "'s sum, n=" + n);
+                assertEquals(sumsWant[c], sumsGot[c], 1e-6 * sumsWant[c], "plain and vector sums, column " + c + ", n=" + n);
+            }
             boolean[] mask = new boolean[n + 1];
             for (int j = 0; j < mask.length; j++) {
                 mask[j] = random.nextInt(3) == 0;
@@ -337,9 +368,10 @@ class KernelProviderTest {
     @Test
     void extremesMatchThePlainLoopsBitForBit() {
         for (int n : new int[] {0, 1, 15, 16, 63, 64, 65, 100, 200, 1000}) {
-            for (int plant = 0; plant < 4; plant++) {
+            for (int plant = 0; plant < 5; plant++) {
                 float[] a = values(n, -4, 4);
-                // None; a NaN; all negative with -0 and +0 the largest; all positive with -0 and +0 the smallest.
+                // None; a NaN (a negative one with a payload where n is odd); all negative with -0 and +0 the largest; all
+                // positive with -0 and +0 the smallest; both infinities.
                 for (int i = 0; i < n; i++) {
                     a[i] = plant == 2 ? -Math.abs(a[i]) : plant == 3 ? Math.abs(a[i]) : a[i];
                     if (plant >= 2 && i % 7 == 0) {
@@ -347,7 +379,11 @@ class KernelProviderTest {
                     }
                 }
                 if (plant == 1 && n > 2) {
-                    a[n / 2 + 1] = Float.NaN;
+                    a[n / 2 + 1] = n % 2 == 0 ? Float.NaN : Float.intBitsToFloat(0xffc00123);
+                }
+                if (plant == 4 && n > 2) {
+                    a[n / 3 + 2] = Float.NEGATIVE_INFINITY;
+                    a[n / 2 + 2] = Float.POSITIVE_INFINITY;
                 }
                 for (boolean min : new boolean[] {false, true}) {
                     float want = plain.reductions().extreme(a, 2, Math.max(0, n - 2), min);
