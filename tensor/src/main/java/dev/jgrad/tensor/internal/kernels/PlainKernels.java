@@ -209,8 +209,8 @@ final class PlainKernels {
 
         @Override
         public void columnSums(float[] src, int from, int stride, int rows, float[] dst, int len) {
-            System.arraycopy(src, from, dst, 0, len);
-            for (int r = 1; r < rows; r++) {
+            java.util.Arrays.fill(dst, 0, len, 0f);
+            for (int r = 0; r < rows; r++) {
                 addRow(src, from + r * stride, dst, 0, len);
             }
         }

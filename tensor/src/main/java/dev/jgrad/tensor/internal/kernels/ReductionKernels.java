@@ -30,8 +30,8 @@ public interface ReductionKernels {
     void addRow(float[] src, int from, float[] dst, int to, int len);
 
     /**
-     * {@code dst[j] = src[from + j] + src[from + stride + j] + ...} over {@code rows >= 1} rows, in float, the rows
-     * added in their order: {@link #addRow} into a copy of the first row, without storing the sums between rows.
+     * {@code dst[j] = 0 + src[from + j] + src[from + stride + j] + ...} over {@code rows} rows, in float, the rows added
+     * in their order (so a column of -0 sums to +0): {@link #addRow} into zeros, without storing the sums between rows.
      */
     void columnSums(float[] src, int from, int stride, int rows, float[] dst, int len);
 

@@ -150,19 +150,19 @@ final class VectorReductions implements ReductionKernels {
 
     /**
      * Strips of four vectors of columns (then single vectors) walked down the rows with their sums held in registers,
-     * where a row at a time would load and store every sum once a row.
+     * where a row at a time would load and store every sum once a row. The sums start from a zero vector: started from
+     * the first row's load, JDK 17's C2 kept them as objects (after a kernel of another vector shape, such as sin's, had
+     * run), 5x slower.
      */
     @Override
     public void columnSums(float[] src, int from, int stride, int rows, float[] dst, int len) {
         int j = 0;
         for (; j <= len - 4 * L; j += 4 * L) {
-            int at = from + j;
-            FloatVector s0 = FloatVector.fromArray(S, src, at);
-            FloatVector s1 = FloatVector.fromArray(S, src, at + L);
-            FloatVector s2 = FloatVector.fromArray(S, src, at + 2 * L);
-            FloatVector s3 = FloatVector.fromArray(S, src, at + 3 * L);
-            for (int r = 1; r < rows; r++) {
-                at += stride;
+            FloatVector s0 = FloatVector.zero(S);
+            FloatVector s1 = FloatVector.zero(S);
+            FloatVector s2 = FloatVector.zero(S);
+            FloatVector s3 = FloatVector.zero(S);
+            for (int r = 0, at = from + j; r < rows; r++, at += stride) {
                 s0 = s0.add(FloatVector.fromArray(S, src, at));
                 s1 = s1.add(FloatVector.fromArray(S, src, at + L));
                 s2 = s2.add(FloatVector.fromArray(S, src, at + 2 * L));
@@ -174,15 +174,15 @@ final class VectorReductions implements ReductionKernels {
             s3.intoArray(dst, j + 3 * L);
         }
         for (; j <= len - L; j += L) {
-            FloatVector s0 = FloatVector.fromArray(S, src, from + j);
-            for (int r = 1; r < rows; r++) {
-                s0 = s0.add(FloatVector.fromArray(S, src, from + r * stride + j));
+            FloatVector s0 = FloatVector.zero(S);
+            for (int r = 0, at = from + j; r < rows; r++, at += stride) {
+                s0 = s0.add(FloatVector.fromArray(S, src, at));
             }
             s0.intoArray(dst, j);
         }
         for (; j < len; j++) {
-            float s = src[from + j];
-            for (int r = 1; r < rows; r++) {
+            float s = 0f;
+            for (int r = 0; r < rows; r++) {
                 s += src[from + r * stride + j];
             }
             dst[j] = s;
@@ -232,15 +232,16 @@ final class VectorReductions implements ReductionKernels {
         if (n < 4 * L) {
             return PLAIN.extreme(a, off, n, min);
         }
-        IntVector lo0 = orderKey(FloatVector.fromArray(S, a, off));
-        IntVector lo1 = orderKey(FloatVector.fromArray(S, a, off + L));
-        IntVector lo2 = orderKey(FloatVector.fromArray(S, a, off + 2 * L));
-        IntVector lo3 = orderKey(FloatVector.fromArray(S, a, off + 3 * L));
-        IntVector hi0 = lo0;
-        IntVector hi1 = lo1;
-        IntVector hi2 = lo2;
-        IntVector hi3 = lo3;
-        int i = 4 * L;
+        // Started from constants, not from a first load (columnSums says why).
+        IntVector lo0 = IntVector.broadcast(KEYS, Integer.MAX_VALUE);
+        IntVector lo1 = lo0;
+        IntVector lo2 = lo0;
+        IntVector lo3 = lo0;
+        IntVector hi0 = IntVector.broadcast(KEYS, Integer.MIN_VALUE);
+        IntVector hi1 = hi0;
+        IntVector hi2 = hi0;
+        IntVector hi3 = hi0;
+        int i = 0;
         for (int bound = n - 4 * L; i <= bound; i += 4 * L) {
             IntVector k0 = orderKey(FloatVector.fromArray(S, a, off + i));
             IntVector k1 = orderKey(FloatVector.fromArray(S, a, off + i + L));
@@ -264,6 +265,8 @@ final class VectorReductions implements ReductionKernels {
         return min ? Math.min(m, PLAIN.extreme(a, off + i, n - i, true)) : Math.max(m, PLAIN.extreme(a, off + i, n - i, false));
     }
 
+    /** Ints as many as {@link #S} holds floats. */
+    private static final VectorSpecies<Integer> KEYS = S.withLanes(int.class);
     private static final int POSITIVE_INFINITY_KEY = 0x7f800000;
     private static final int NEGATIVE_INFINITY_KEY = 0xff800000 ^ 0x7fffffff;
 

@@ -192,7 +192,7 @@ class KernelProviderTest {
             assertEquals(plain.reductions().copySum(a, 3, copyWant, 0, n), Kernels.REDUCTIONS.copySum(a, 3, copyGot, 0, n), 1e-5);
             assertArrayEquals(copyWant, copyGot, "copy n=" + n);
             // Seven rows n + 2 apart summed down their columns, -0 and NaN planted: the vector strips add the rows in
-            // the plain loop's order, so the same bits.
+            // the plain loop's order from +0, so the same bits (a column of -0 sums to +0, as the contract says).
             float[] grid = values(3 + 7 * (n + 2), -4, 4);
             if (n > 2) {
                 grid[3 + n - 1] = Float.NaN;
@@ -206,6 +206,9 @@ class KernelProviderTest {
                 plain.reductions().columnSums(grid, 3, n + 2, down, colWant, n);
                 Kernels.REDUCTIONS.columnSums(grid, 3, n + 2, down, colGot, n);
                 assertArrayEquals(colWant, colGot, "column sums of " + down + " rows, n=" + n);
+                if (n > 2) {
+                    assertEquals(0, Float.floatToRawIntBits(colGot[1]), "a column of -0 sums to +0");
+                }
             }
             if (n == 0) {
                 continue;
