@@ -33,7 +33,7 @@ public enum UnaryOp {
     /** {@code atan(x)}, in (-pi/2, pi/2). */
     ATAN("atan", Domain.FLOAT, Math::atan),
     /** {@code tanh(x)}. */
-    TANH("tanh", Domain.FLOAT, Math::tanh),
+    TANH("tanh", Domain.FLOAT, MathFns::tanh),
     /** {@code 1 / (1 + e^-x)}. */
     SIGMOID("sigmoid", Domain.FLOAT, MathFns::sigmoid),
     /** NaN stays NaN; the gradient is 0 where the output is 0, as PyTorch's {@code threshold_backward}. */

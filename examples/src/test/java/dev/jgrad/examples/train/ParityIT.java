@@ -55,16 +55,54 @@ class ParityIT {
     /** Runs {@code jgrad train ARGS --out DIR} in a child JVM {@code java} with the launcher's flags and {@code more} of its own. */
     private Path run(Path java, String name, List<String> more, String... args) throws Exception {
         Path dir = tmp.resolve(name);
+        List<String> command = new ArrayList<>(List.of("train"));
+        command.addAll(List.of(args));
+        command.addAll(List.of("--out", dir.toString()));
+        jgrad(java, name, more, command);
+        return dir;
+    }
+
+    /** Runs {@code jgrad COMMAND} in a child JVM {@code java} with the launcher's flags and {@code more} of its own. */
+    private static void jgrad(Path java, String name, List<String> more, List<String> command) throws Exception {
         List<String> cmd = new ArrayList<>(List.of(java.toString(), "--add-modules", "jdk.incubator.vector", "-XX:PerMethodTrapLimit=10000",
                 "-XX:+UseParallelGC", "-Djava.awt.headless=true"));
         cmd.addAll(more);
-        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), Main.class.getName(), "train"));
-        cmd.addAll(List.of(args));
-        cmd.addAll(List.of("--out", dir.toString()));
+        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), Main.class.getName()));
+        cmd.addAll(command);
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertEquals(0, p.waitFor(), name + ":\n" + out);
-        return dir;
+    }
+
+    /**
+     * Every value and gradient of the conformance corpus (795 programs, float32 and float64, first and higher order) is
+     * the same bits on JDK 17 and 25: tanh, whose Math form is an intrinsic with another last bit from JDK 24 on, made
+     * the float64 programs that use it differ.
+     */
+    @Test
+    void theConformanceCorpusGivesTheSameBitsOnJdk17And25() throws Exception {
+        Path java25 = jdk25();
+        Assumptions.assumeTrue(java25 != null, "no JDK 25 here to compare JDK 17 with");
+        Path java17 = Path.of(System.getProperty("java.home"), "bin", "java");
+        Path cases = tmp.resolve("cases.json");
+        try (java.io.InputStream in = ParityIT.class.getResourceAsStream("/oracle/cases.json")) {
+            Files.copy(in, cases);
+        }
+        Path on17 = tmp.resolve("conformance-17.json");
+        Path on25 = tmp.resolve("conformance-25.json");
+        jgrad(java17, "conformance on " + java17, List.of(), List.of("conformance", cases.toString(), "--out", on17.toString()));
+        jgrad(java25, "conformance on " + java25, List.of(), List.of("conformance", cases.toString(), "--out", on25.toString()));
+        String a = Files.readString(on17);
+        String b = Files.readString(on25);
+        int at = 0;
+        while (at < Math.min(a.length(), b.length()) && a.charAt(at) == b.charAt(at)) {
+            at++;
+        }
+        // The program the first difference is in, and the values there (the whole file is 2 MB).
+        int from = Math.max(0, a.lastIndexOf("{\"id\"", at));
+        assertEquals(a.length(), at, "JDK 17 and JDK 25 differ first at character " + at + ":\n  17: "
+                + a.substring(from, Math.min(a.length(), at + 40)) + "\n  25: " + b.substring(from, Math.min(b.length(), at + 40)));
+        assertEquals(a.length(), b.length(), "JDK 25's results are longer than JDK 17's");
     }
 
     private static void assertSameRun(Path a, Path b, String what) throws IOException {

@@ -119,6 +119,14 @@ public final class MathFns {
         return Math.exp(-x * x) * INV_SQRT_PI / f;
     }
 
+    /**
+     * tanh with the same bits on every JDK: fdlibm's ({@code StrictMath}). From JDK 24 on x86, {@code Math.tanh} is an
+     * intrinsic whose last bit differs from fdlibm's (JDK 17's {@code Math.tanh}) for some inputs.
+     */
+    public static double tanh(double x) {
+        return StrictMath.tanh(x);
+    }
+
     public static double sigmoid(double x) {
         return 1.0 / (1.0 + Math.exp(-x));
     }
@@ -128,6 +136,6 @@ public final class MathFns {
     }
 
     public static double geluTanh(double x) {
-        return 0.5 * x * (1.0 + Math.tanh(SQRT_2_OVER_PI * (x + GELU_KAPPA * x * x * x)));
+        return 0.5 * x * (1.0 + tanh(SQRT_2_OVER_PI * (x + GELU_KAPPA * x * x * x)));
     }
 }

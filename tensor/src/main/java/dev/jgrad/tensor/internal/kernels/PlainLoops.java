@@ -259,7 +259,7 @@ final class PlainLoops {
                 return;
             case TANH:
                 for (int i = 0; i < n; i++) {
-                    o[oo + i * os] = (float) Math.tanh(a[ao + i * as]);
+                    o[oo + i * os] = (float) MathFns.tanh(a[ao + i * as]);
                 }
                 return;
             case SIGMOID:

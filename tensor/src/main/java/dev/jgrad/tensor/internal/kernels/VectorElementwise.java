@@ -72,6 +72,10 @@ final class VectorElementwise implements ElementwiseKernels {
                 extremeRows(op == BinaryOp.MINIMUM, a, ao, ars, b, bo, brs, o, oo, ors, rows, n);
                 return;
             case ATAN2:
+                if (!VectorMath.SECOND_SHAPE) {
+                    PLAIN.binaryRows(op, a, ao, ars, b, bo, brs, o, oo, ors, rows, n);
+                    return;
+                }
                 for (int r = 0; r < rows; r++) {
                     VectorAtan.atan2Loop(a, ao + r * ars, b, bo + r * brs, o, oo + r * ors, n);
                 }
@@ -530,13 +534,19 @@ final class VectorElementwise implements ElementwiseKernels {
                 return;
             case SIN:
             case COS:
-                VectorTrig.loop(a, ao, o, oo, n, op == UnaryOp.COS);
-                return;
             case EXPM1:
-                VectorExpm1.loop(a, ao, o, oo, n);
-                return;
             case ATAN:
-                VectorAtan.atanLoop(a, ao, o, oo, n);
+                // In double lanes where a second vector shape is safe (VectorMath.SECOND_SHAPE), else the plain loop:
+                // the same bits, each the float of Math's function.
+                if (!VectorMath.SECOND_SHAPE) {
+                    PLAIN.unary(op, a, ao, o, oo, n);
+                } else if (op == UnaryOp.EXPM1) {
+                    VectorExpm1.loop(a, ao, o, oo, n);
+                } else if (op == UnaryOp.ATAN) {
+                    VectorAtan.atanLoop(a, ao, o, oo, n);
+                } else {
+                    VectorTrig.loop(a, ao, o, oo, n, op == UnaryOp.COS);
+                }
                 return;
             case RSQRT:
                 for (; i < bound; i += L) {

@@ -114,7 +114,7 @@ final class VectorMath {
             signed.blend(t.mul(x), x.abs().compare(VectorOperators.LT, 0.2f)).intoArray(o, oo + i);
         }
         for (; i < n; i++) {
-            o[oo + i] = (float) Math.tanh(a[ao + i]);
+            o[oo + i] = (float) MathFns.tanh(a[ao + i]);
         }
     }
 
@@ -281,6 +281,15 @@ final class VectorMath {
         }
     }
 
+    /**
+     * Whether kernels may run half-width float vectors ({@link #HALF}, a second shape) to compute in double lanes. On
+     * JDK 17, once such a kernel (sin, expm1, atan, atan2, pow by 3, 4, -2 or -0.5, a product) had run, C2 compiled other
+     * kernels' vector code worse for the rest of the process: a transposed copy 5x slower, logsumexp over dim 0 3x, two
+     * 256 x 256 products a third slower; on JDK 25 nothing changed. Elsewhere, JDK 18-24 included (not measured), those
+     * ops take the plain loops, which give the same bits (the double-lane kernels are written to match them).
+     */
+    static final boolean SECOND_SHAPE = Runtime.version().feature() >= 25;
+
     /** Floats as many as {@link #D} holds doubles: each converts to one double vector and back, lane for lane. */
     static final VectorSpecies<Float> HALF = VectorSpecies.of(float.class, VectorShape.forBitSize(S.vectorBitSize() / 2));
 
@@ -288,11 +297,14 @@ final class VectorMath {
      * {@code o[i] = a[i]^s} for the exponents with a short form, the same doubles as the plain loop's
      * ({@code PlainLoops.powByConstant}) a vector at a time: 2 and 1 as the float square and the value itself, -1 and 0.5
      * in float (a float quotient or square root rounded through double is the float one), 3, 4, -2 and -0.5 in double,
-     * half a float vector at a time. Returns how many leading elements it wrote (a multiple of the vector length, 0 for
-     * any other exponent): the rest are the plain loop's.
+     * half a float vector at a time (where {@link #SECOND_SHAPE}). Returns how many leading elements it wrote (a multiple
+     * of the vector length, 0 for any other exponent): the rest are the plain loop's.
      */
     static int powByConstant(float[] a, int ao, float s, float[] o, int oo, int n) {
         int i = 0;
+        if (!SECOND_SHAPE && (s == 3f || s == 4f || s == -2f || s == -0.5f)) {
+            return 0;
+        }
         if (s == 2f) {
             for (int bound = S.loopBound(n); i < bound; i += L) {
                 FloatVector x = FloatVector.fromArray(S, a, ao + i);

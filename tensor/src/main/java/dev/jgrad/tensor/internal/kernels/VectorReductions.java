@@ -202,7 +202,7 @@ final class VectorReductions implements ReductionKernels {
     @Override
     public double product(float[] a, int off, int n) {
         int lanes = D.length();
-        if (lanes != 8 && lanes != 4 || n < 16) {
+        if (lanes != 8 && lanes != 4 || n < 16 || !VectorMath.SECOND_SHAPE) {
             return PLAIN.product(a, off, n);
         }
         DoubleVector lo = DoubleVector.broadcast(D, 1.0);
