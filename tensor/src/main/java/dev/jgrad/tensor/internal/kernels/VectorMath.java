@@ -284,9 +284,9 @@ final class VectorMath {
     /**
      * Whether kernels may run half-width float vectors ({@link #HALF}, a second shape) to compute in double lanes. On
      * JDK 17, once such a kernel (sin, expm1, atan, atan2, pow by 3, 4, -2 or -0.5, a product) had run, C2 compiled other
-     * kernels' vector code worse for the rest of the process: a transposed copy 5x slower, logsumexp over dim 0 3x, two
-     * 256 x 256 products a third slower; on JDK 25 nothing changed. Elsewhere, JDK 18-24 included (not measured), those
-     * ops take the plain loops, which give the same bits (the double-lane kernels are written to match them).
+     * kernels' vector code worse for the rest of the process (the transposed copy, the products); JDK 25 did not.
+     * Elsewhere, JDK 18-24 included (not measured), those ops take the plain loops, which give the same bits (the
+     * double-lane kernels are written to match them).
      */
     static final boolean SECOND_SHAPE = Runtime.version().feature() >= 25;
 

@@ -4,7 +4,6 @@ import jdk.incubator.vector.DoubleVector;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.IntVector;
 import jdk.incubator.vector.VectorOperators;
-import jdk.incubator.vector.VectorShape;
 import jdk.incubator.vector.VectorSpecies;
 
 /** The Vector API's sums over float32 rows; strided and short rows go to the plain family. Loaded only where jdk.incubator.vector is present. */
@@ -151,8 +150,7 @@ final class VectorReductions implements ReductionKernels {
     /**
      * Strips of four vectors of columns (then single vectors) walked down the rows with their sums held in registers,
      * where a row at a time would load and store every sum once a row. The sums start from a zero vector: started from
-     * the first row's load, JDK 17's C2 kept them as objects (after a kernel of another vector shape, such as sin's, had
-     * run), 5x slower.
+     * the first row's load, JDK 17's C2 kept them as objects once a kernel of another vector shape had run.
      */
     @Override
     public void columnSums(float[] src, int from, int stride, int rows, float[] dst, int len) {
@@ -190,9 +188,9 @@ final class VectorReductions implements ReductionKernels {
     }
 
     /** Four or eight doubles a vector: the product's eight chains as one vector of eight lanes or two of four. */
-    private static final VectorSpecies<Double> D = DoubleVector.SPECIES_PREFERRED;
+    private static final VectorSpecies<Double> D = VectorMath.D;
     /** Floats as many as {@link #D} holds doubles. */
-    private static final VectorSpecies<Float> F = VectorSpecies.of(float.class, VectorShape.forBitSize(D.vectorBitSize() / 2));
+    private static final VectorSpecies<Float> F = VectorMath.HALF;
 
     /**
      * {@link ReductionKernels#productChains}'s eight chains held in double lanes: chain k is lane k of one vector of
