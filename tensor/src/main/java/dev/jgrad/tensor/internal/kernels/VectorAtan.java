@@ -60,15 +60,28 @@ final class VectorAtan {
      * inline a method this long, and a vector passed to one that is not inlined becomes an object on the heap.
      */
     private static void loop(float[] a, int ao, float[] x, int xo, float[] o, int oo, int n) {
-        int h = HALF.length();
         boolean two = x != null;
-        int i = 0;
-        for (int bound = HALF.loopBound(n); i < bound; i += h) {
-            DoubleVector yv = (DoubleVector) FloatVector.fromArray(HALF, a, ao + i).convertShape(VectorOperators.F2D, D, 0);
+        int covered = DoubleLanes.run(a, ao, x, xo, o, oo, n,
+                (y1, yo1, x1, xo1, out, outOffset, d, e, len) -> block(y1, yo1, x1, xo1, out, outOffset, d, e, len, two));
+        for (int i = covered; i < n; i++) {
+            o[oo + i] = two ? atan2(a[ao + i], x[xo + i]) : atan(a[ao + i]);
+        }
+    }
+
+    /**
+     * atan (or atan2 where {@code two}) of n elements, through {@link DoubleLanes}'s arrays (the loads and stores as
+     * {@link VectorTrig} writes them): y from a or d, x from b or e.
+     */
+    private static void block(float[] a, int ao, float[] b, int bo, float[] o, int oo, double[] d, double[] e, int n, boolean two) {
+        int h = D.length();
+        for (int i = 0; i < n; i += h) {
+            DoubleVector yv = VectorMath.SECOND_SHAPE ? (DoubleVector) FloatVector.fromArray(HALF, a, ao + i).convertShape(VectorOperators.F2D, D, 0)
+                    : DoubleVector.fromArray(D, d, i);
             DoubleVector ay = yv.abs();
             // atan's x is 1: the quadrant's test below then changes nothing (no vector here may be null: C2 would box it).
-            DoubleVector xv = two ? (DoubleVector) FloatVector.fromArray(HALF, x, xo + i).convertShape(VectorOperators.F2D, D, 0)
-                    : DoubleVector.broadcast(D, 1.0);
+            DoubleVector xv = !two ? DoubleVector.broadcast(D, 1.0)
+                    : VectorMath.SECOND_SHAPE ? (DoubleVector) FloatVector.fromArray(HALF, b, bo + i).convertShape(VectorOperators.F2D, D, 0)
+                    : DoubleVector.fromArray(D, e, i);
             DoubleVector ax = xv.abs();
             if (two) {
                 // Zeros, infinities and NaN (a NaN fails both tests) are Math.atan2's.
@@ -76,7 +89,7 @@ final class VectorAtan {
                         .and(ax.compare(VectorOperators.GT, 0.0)).and(ax.compare(VectorOperators.LT, Double.POSITIVE_INFINITY));
                 if (!regular.allTrue()) {
                     for (int k = 0; k < h; k++) {
-                        o[oo + i + k] = atan2(a[ao + i + k], x[xo + i + k]);
+                        DoubleLanes.put(atan2(DoubleLanes.element(a, ao, d, i + k), DoubleLanes.element(b, bo, e, i + k)), o, oo, d, i + k);
                     }
                     continue;
                 }
@@ -108,10 +121,11 @@ final class VectorAtan {
             DoubleVector r = hi.sub(u.mul(odd.add(even)).sub(lo).sub(u));
             r = r.blend(r.sub(PI_LO).neg().add(PI), xv.compare(VectorOperators.LT, 0.0));
             DoubleVector signed = r.reinterpretAsLongs().or(yv.reinterpretAsLongs().and(Long.MIN_VALUE)).reinterpretAsDoubles();
-            ((FloatVector) signed.convertShape(VectorOperators.D2F, HALF, 0)).intoArray(o, oo + i);
-        }
-        for (; i < n; i++) {
-            o[oo + i] = two ? atan2(a[ao + i], x[xo + i]) : atan(a[ao + i]);
+            if (VectorMath.SECOND_SHAPE) {
+                ((FloatVector) signed.convertShape(VectorOperators.D2F, HALF, 0)).intoArray(o, oo + i);
+            } else {
+                signed.intoArray(d, i);
+            }
         }
     }
 

@@ -72,10 +72,6 @@ final class VectorElementwise implements ElementwiseKernels {
                 extremeRows(op == BinaryOp.MINIMUM, a, ao, ars, b, bo, brs, o, oo, ors, rows, n);
                 return;
             case ATAN2:
-                if (!VectorMath.SECOND_SHAPE) {
-                    PLAIN.binaryRows(op, a, ao, ars, b, bo, brs, o, oo, ors, rows, n);
-                    return;
-                }
                 for (int r = 0; r < rows; r++) {
                     VectorAtan.atan2Loop(a, ao + r * ars, b, bo + r * brs, o, oo + r * ors, n);
                 }
@@ -536,11 +532,9 @@ final class VectorElementwise implements ElementwiseKernels {
             case COS:
             case EXPM1:
             case ATAN:
-                // In double lanes where a second vector shape is safe (VectorMath.SECOND_SHAPE), else the plain loop:
-                // the same bits, each the float of Math's function.
-                if (!VectorMath.SECOND_SHAPE) {
-                    PLAIN.unary(op, a, ao, o, oo, n);
-                } else if (op == UnaryOp.EXPM1) {
+                // In double lanes (DoubleLanes: one vector shape where a second is not safe): the plain loop's bits,
+                // each the float of Math's function.
+                if (op == UnaryOp.EXPM1) {
                     VectorExpm1.loop(a, ao, o, oo, n);
                 } else if (op == UnaryOp.ATAN) {
                     VectorAtan.atanLoop(a, ao, o, oo, n);

@@ -48,13 +48,22 @@ final class VectorExpm1 {
 
     /** {@code o[i] = e^a[i] - 1}. */
     static void loop(float[] a, int ao, float[] o, int oo, int n) {
-        int h = HALF.length();
-        int i = 0;
-        for (int bound = HALF.loopBound(n); i < bound; i += h) {
-            DoubleVector x = (DoubleVector) FloatVector.fromArray(HALF, a, ao + i).convertShape(VectorOperators.F2D, D, 0);
+        int covered = DoubleLanes.run(a, ao, null, 0, o, oo, n,
+                (x, xo, unused, unusedOffset, out, outOffset, d, e, len) -> block(x, xo, out, outOffset, d, len));
+        for (int i = covered; i < n; i++) {
+            o[oo + i] = expm1(a[ao + i]);
+        }
+    }
+
+    /** e^x - 1 of n elements, through {@link DoubleLanes}'s arrays (the loads and stores as {@link VectorTrig} writes them). */
+    private static void block(float[] a, int ao, float[] o, int oo, double[] d, int n) {
+        int h = D.length();
+        for (int i = 0; i < n; i += h) {
+            DoubleVector x = VectorMath.SECOND_SHAPE ? (DoubleVector) FloatVector.fromArray(HALF, a, ao + i).convertShape(VectorOperators.F2D, D, 0)
+                    : DoubleVector.fromArray(D, d, i);
             if (x.abs().compare(VectorOperators.GT, BOUND).anyTrue()) {
                 for (int k = 0; k < h; k++) {
-                    o[oo + i + k] = expm1(a[ao + i + k]);
+                    DoubleLanes.put(expm1(DoubleLanes.element(a, ao, d, i + k)), o, oo, d, i + k);
                 }
                 continue;
             }
@@ -73,10 +82,11 @@ final class VectorExpm1 {
             DoubleVector res = scale.fma(p, scale.sub(1.0));
             // e^-0 - 1 is -0, where r + (+0) gives +0.
             res = res.blend(x, x.compare(VectorOperators.EQ, 0.0));
-            ((FloatVector) res.convertShape(VectorOperators.D2F, HALF, 0)).intoArray(o, oo + i);
-        }
-        for (; i < n; i++) {
-            o[oo + i] = expm1(a[ao + i]);
+            if (VectorMath.SECOND_SHAPE) {
+                ((FloatVector) res.convertShape(VectorOperators.D2F, HALF, 0)).intoArray(o, oo + i);
+            } else {
+                res.intoArray(d, i);
+            }
         }
     }
 

@@ -283,10 +283,10 @@ final class VectorMath {
 
     /**
      * Whether kernels may run half-width float vectors ({@link #HALF}, a second shape) to compute in double lanes. On
-     * JDK 17, once such a kernel (sin, expm1, atan, atan2, pow by 3, 4, -2 or -0.5, a product) had run, C2 compiled other
-     * kernels' vector code worse for the rest of the process (the transposed copy, the products); JDK 25 did not.
-     * Elsewhere, JDK 18-24 included (not measured), those ops take the plain loops, which give the same bits (the
-     * double-lane kernels are written to match them).
+     * JDK 17, once such a kernel had run, C2 compiled other kernels' vector code worse for the rest of the process (the
+     * transposed copy, the products); JDK 25 did not. Elsewhere (JDK 18-24 included, not measured) sin, cos, expm1,
+     * atan, atan2 and pow by 3, 4, -2 and -0.5 go through {@link DoubleLanes}'s scratch of doubles, and a product along
+     * a dim takes the plain loop: the same bits either way.
      */
     static final boolean SECOND_SHAPE = Runtime.version().feature() >= 25;
 
@@ -296,14 +296,15 @@ final class VectorMath {
     /**
      * {@code o[i] = a[i]^s} for the exponents with a short form, the same doubles as the plain loop's
      * ({@code PlainLoops.powByConstant}) a vector at a time: 2 and 1 as the float square and the value itself, -1 and 0.5
-     * in float (a float quotient or square root rounded through double is the float one), 3, 4, -2 and -0.5 in double,
-     * half a float vector at a time (where {@link #SECOND_SHAPE}). Returns how many leading elements it wrote (a multiple
-     * of the vector length, 0 for any other exponent): the rest are the plain loop's.
+     * in float (a float quotient or square root rounded through double is the float one), 3, 4, -2 and -0.5 in double
+     * lanes ({@link DoubleLanes}). Returns
+     * how many leading elements it wrote (a multiple of the vector length, 0 for any other exponent): the rest are the
+     * plain loop's.
      */
     static int powByConstant(float[] a, int ao, float s, float[] o, int oo, int n) {
         int i = 0;
-        if (!SECOND_SHAPE && (s == 3f || s == 4f || s == -2f || s == -0.5f)) {
-            return 0;
+        if (s == 3f || s == 4f || s == -2f || s == -0.5f) {
+            return DoubleLanes.run(a, ao, null, 0, o, oo, n, (x, xo, b, bo, out, outOffset, d, e, len) -> powInDoubles(x, xo, out, outOffset, d, len, s));
         }
         if (s == 2f) {
             for (int bound = S.loopBound(n); i < bound; i += L) {
@@ -324,33 +325,53 @@ final class VectorMath {
                 FloatVector x = FloatVector.fromArray(S, a, ao + i);
                 x.add(0f).sqrt().blend(Float.POSITIVE_INFINITY, x.compare(VectorOperators.EQ, Float.NEGATIVE_INFINITY)).intoArray(o, oo + i);
             }
-        } else if (s == 3f) {
-            for (int bound = HALF.loopBound(n); i < bound; i += HALF.length()) {
-                DoubleVector v = (DoubleVector) FloatVector.fromArray(HALF, a, ao + i).convertShape(VectorOperators.F2D, D, 0);
-                ((FloatVector) v.mul(v).mul(v).convertShape(VectorOperators.D2F, HALF, 0)).intoArray(o, oo + i);
-            }
-        } else if (s == 4f) {
-            for (int bound = HALF.loopBound(n); i < bound; i += HALF.length()) {
-                DoubleVector v = (DoubleVector) FloatVector.fromArray(HALF, a, ao + i).convertShape(VectorOperators.F2D, D, 0);
-                DoubleVector sq = v.mul(v);
-                ((FloatVector) sq.mul(sq).convertShape(VectorOperators.D2F, HALF, 0)).intoArray(o, oo + i);
-            }
-        } else if (s == -2f) {
-            DoubleVector one = DoubleVector.broadcast(D, 1.0);
-            for (int bound = HALF.loopBound(n); i < bound; i += HALF.length()) {
-                DoubleVector v = (DoubleVector) FloatVector.fromArray(HALF, a, ao + i).convertShape(VectorOperators.F2D, D, 0);
-                ((FloatVector) one.div(v.mul(v)).convertShape(VectorOperators.D2F, HALF, 0)).intoArray(o, oo + i);
-            }
-        } else if (s == -0.5f) {
-            DoubleVector one = DoubleVector.broadcast(D, 1.0);
-            for (int bound = HALF.loopBound(n); i < bound; i += HALF.length()) {
-                // +0 turns -0 into +0 (pow gives +infinity); pow(-infinity, -0.5) is +0, where the root is NaN.
-                DoubleVector v = (DoubleVector) FloatVector.fromArray(HALF, a, ao + i).convertShape(VectorOperators.F2D, D, 0);
-                DoubleVector r = one.div(v.add(0.0).sqrt()).blend(0.0, v.compare(VectorOperators.EQ, Double.NEGATIVE_INFINITY));
-                ((FloatVector) r.convertShape(VectorOperators.D2F, HALF, 0)).intoArray(o, oo + i);
-            }
         }
         return i;
+    }
+
+    /**
+     * {@code x^s} for s = 3, 4, -2 or -0.5 in double lanes, through {@link DoubleLanes}'s arrays (the loads and stores as
+     * {@link VectorTrig} writes them); a loop per exponent, so no vector passes through a branch.
+     */
+    private static void powInDoubles(float[] a, int ao, float[] o, int oo, double[] d, int n, float s) {
+        int h = D.length();
+        DoubleVector one = DoubleVector.broadcast(D, 1.0);
+        if (s == 3f) {
+            for (int i = 0; i < n; i += h) {
+                DoubleVector v = SECOND_SHAPE ? (DoubleVector) FloatVector.fromArray(HALF, a, ao + i).convertShape(VectorOperators.F2D, D, 0)
+                        : DoubleVector.fromArray(D, d, i);
+                storeDoubles(v.mul(v).mul(v), o, oo, d, i);
+            }
+        } else if (s == 4f) {
+            for (int i = 0; i < n; i += h) {
+                DoubleVector v = SECOND_SHAPE ? (DoubleVector) FloatVector.fromArray(HALF, a, ao + i).convertShape(VectorOperators.F2D, D, 0)
+                        : DoubleVector.fromArray(D, d, i);
+                DoubleVector sq = v.mul(v);
+                storeDoubles(sq.mul(sq), o, oo, d, i);
+            }
+        } else if (s == -2f) {
+            for (int i = 0; i < n; i += h) {
+                DoubleVector v = SECOND_SHAPE ? (DoubleVector) FloatVector.fromArray(HALF, a, ao + i).convertShape(VectorOperators.F2D, D, 0)
+                        : DoubleVector.fromArray(D, d, i);
+                storeDoubles(one.div(v.mul(v)), o, oo, d, i);
+            }
+        } else {
+            for (int i = 0; i < n; i += h) {
+                // +0 turns -0 into +0 (pow gives +infinity); pow(-infinity, -0.5) is +0, where the root is NaN.
+                DoubleVector v = SECOND_SHAPE ? (DoubleVector) FloatVector.fromArray(HALF, a, ao + i).convertShape(VectorOperators.F2D, D, 0)
+                        : DoubleVector.fromArray(D, d, i);
+                storeDoubles(one.div(v.add(0.0).sqrt()).blend(0.0, v.compare(VectorOperators.EQ, Double.NEGATIVE_INFINITY)), o, oo, d, i);
+            }
+        }
+    }
+
+    /** A double-lane result stored as {@link DoubleLanes} says: to o as floats, or back into d. */
+    private static void storeDoubles(DoubleVector r, float[] o, int oo, double[] d, int i) {
+        if (SECOND_SHAPE) {
+            ((FloatVector) r.convertShape(VectorOperators.D2F, HALF, 0)).intoArray(o, oo + i);
+        } else {
+            r.intoArray(d, i);
+        }
     }
 
     /** Doubles in a vector as wide as {@link #S}: a float vector's lanes are converted to two of them. */

@@ -62,15 +62,24 @@ final class VectorTrig {
 
     /** {@code o[i] = sin(a[i])}, or {@code cos(a[i])} when {@code cosine}. */
     static void loop(float[] a, int ao, float[] o, int oo, int n, boolean cosine) {
-        int h = HALF.length();
+        int covered = DoubleLanes.run(a, ao, null, 0, o, oo, n,
+                (x, xo, unused, unusedOffset, out, outOffset, d, e, len) -> block(x, xo, out, outOffset, d, len, cosine));
+        for (int i = covered; i < n; i++) {
+            o[oo + i] = sin(a[ao + i], cosine);
+        }
+    }
+
+    /** sin (or cos) of n elements, through {@link DoubleLanes}'s arrays. */
+    private static void block(float[] a, int ao, float[] o, int oo, double[] d, int n, boolean cosine) {
+        int h = D.length();
         // cos x = sin(x + pi/2): the quadrant one further on.
         long shift = cosine ? 1 : 0;
-        int i = 0;
-        for (int bound = HALF.loopBound(n); i < bound; i += h) {
-            DoubleVector x = (DoubleVector) FloatVector.fromArray(HALF, a, ao + i).convertShape(VectorOperators.F2D, D, 0);
+        for (int i = 0; i < n; i += h) {
+            DoubleVector x = VectorMath.SECOND_SHAPE ? (DoubleVector) FloatVector.fromArray(HALF, a, ao + i).convertShape(VectorOperators.F2D, D, 0)
+                    : DoubleVector.fromArray(D, d, i);
             if (x.abs().compare(VectorOperators.GT, BOUND).anyTrue()) {
                 for (int k = 0; k < h; k++) {
-                    o[oo + i + k] = sin(a[ao + i + k], cosine);
+                    DoubleLanes.put(sin(DoubleLanes.element(a, ao, d, i + k), cosine), o, oo, d, i + k);
                 }
                 continue;
             }
@@ -94,10 +103,11 @@ final class VectorTrig {
                 // sin(-0) is -0, where the polynomial's r + (+0) gives +0.
                 res = res.blend(x, x.compare(VectorOperators.EQ, 0.0));
             }
-            ((FloatVector) res.convertShape(VectorOperators.D2F, HALF, 0)).intoArray(o, oo + i);
-        }
-        for (; i < n; i++) {
-            o[oo + i] = sin(a[ao + i], cosine);
+            if (VectorMath.SECOND_SHAPE) {
+                ((FloatVector) res.convertShape(VectorOperators.D2F, HALF, 0)).intoArray(o, oo + i);
+            } else {
+                res.intoArray(d, i);
+            }
         }
     }
 
