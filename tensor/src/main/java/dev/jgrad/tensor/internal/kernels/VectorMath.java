@@ -286,7 +286,7 @@ final class VectorMath {
      * JDK 17, once such a kernel had run, C2 compiled other kernels' vector code worse for the rest of the process (the
      * transposed copy, the products); JDK 25 did not. Elsewhere (JDK 18-24 included, not measured) sin, cos, expm1,
      * atan, atan2 and pow by 3, 4, -2 and -0.5 go through {@link DoubleLanes}'s scratch of doubles, and a product along
-     * a dim takes the plain loop: the same bits either way.
+     * a dim converts each full-width float vector in two halves: the same bits either way.
      */
     static final boolean SECOND_SHAPE = Runtime.version().feature() >= 25;
 

@@ -194,29 +194,60 @@ final class VectorReductions implements ReductionKernels {
 
     /**
      * {@link ReductionKernels#productChains}'s eight chains held in double lanes: chain k is lane k of one vector of
-     * eight, or lane k mod 4 of the first or second of two vectors of four; each eight floats converted and multiplied
-     * in, so every chain sees the same factors in the same order, and the same bits come out.
+     * eight, or lane k mod 4 of the first or second of two vectors of four. Where {@link VectorMath#SECOND_SHAPE}, eight
+     * floats at a time are read as a half-width vector (or two). Elsewhere each float vector (twice as many floats as a
+     * double vector has lanes) is converted in its two halves, in one vector shape: with eight lanes the halves are two
+     * groups of eight, multiplied in one after the other; with four they are chains 0-3 and 4-7 (the half-width reads stay
+     * where they are safe: they were faster on JDK 25). Either way every chain sees the same factors in the same order: the same bits.
      */
     @Override
     public double product(float[] a, int off, int n) {
         int lanes = D.length();
-        if (lanes != 8 && lanes != 4 || n < 16 || !VectorMath.SECOND_SHAPE) {
+        if (lanes != 8 && lanes != 4 || n < 16) {
             return PLAIN.product(a, off, n);
         }
         DoubleVector lo = DoubleVector.broadcast(D, 1.0);
         DoubleVector hi = lo;
         int i = 0;
-        for (; i + 8 <= n; i += 8) {
+        for (; VectorMath.SECOND_SHAPE && i + 8 <= n; i += 8) {
             lo = lo.mul((DoubleVector) FloatVector.fromArray(F, a, off + i).convertShape(VectorOperators.F2D, D, 0));
             if (lanes == 4) {
                 hi = hi.mul((DoubleVector) FloatVector.fromArray(F, a, off + i + 4).convertShape(VectorOperators.F2D, D, 0));
             }
         }
+        for (; !VectorMath.SECOND_SHAPE && i + L <= n; i += L) {
+            FloatVector v = FloatVector.fromArray(S, a, off + i);
+            lo = lo.mul((DoubleVector) v.convertShape(VectorOperators.F2D, D, 0));
+            if (lanes == 8) {
+                lo = lo.mul((DoubleVector) v.convertShape(VectorOperators.F2D, D, 1));
+            } else {
+                hi = hi.mul((DoubleVector) v.convertShape(VectorOperators.F2D, D, 1));
+            }
+        }
         // Chains 4-7: lanes 4-7 of the one vector of eight, or lanes 0-3 of the second vector of four.
         DoubleVector upper = lanes == 8 ? lo : hi;
         int u = lanes == 8 ? 4 : 0;
-        return ReductionKernels.productOf(lo.lane(0), lo.lane(1), lo.lane(2), lo.lane(3), upper.lane(u), upper.lane(u + 1),
-                upper.lane(u + 2), upper.lane(u + 3), a, off + i, 1, n - i);
+        double p0 = lo.lane(0);
+        double p1 = lo.lane(1);
+        double p2 = lo.lane(2);
+        double p3 = lo.lane(3);
+        double p4 = upper.lane(u);
+        double p5 = upper.lane(u + 1);
+        double p6 = upper.lane(u + 2);
+        double p7 = upper.lane(u + 3);
+        // With eight lanes in one shape, a last whole group of eight may be left (fewer than a float vector's sixteen).
+        for (; i + 8 <= n; i += 8) {
+            int at = off + i;
+            p0 *= a[at];
+            p1 *= a[at + 1];
+            p2 *= a[at + 2];
+            p3 *= a[at + 3];
+            p4 *= a[at + 4];
+            p5 *= a[at + 5];
+            p6 *= a[at + 6];
+            p7 *= a[at + 7];
+        }
+        return ReductionKernels.productOf(p0, p1, p2, p3, p4, p5, p6, p7, a, off + i, 1, n - i);
     }
 
     /**
