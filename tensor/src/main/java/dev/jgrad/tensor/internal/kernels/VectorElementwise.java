@@ -459,8 +459,9 @@ final class VectorElementwise implements ElementwiseKernels {
     /**
      * floor (or round, halves to the even one) a vector at a time; returns how many leading elements it wrote (the rest
      * are the caller's). |x| + 2^23 - 2^23 rounds |x| below 2^23 to the nearest integer by the float addition's own
-     * rounding; x's sign is put back, and for floor one taken away where that rounded up. Larger floats, infinities and
-     * NaN are already integers. Math.floor's and Math.rint's bits, -0 included.
+     * rounding; x's sign is put back, and for floor one taken away where that rounded up (a masked subtraction). Larger
+     * floats, infinities and NaN are already integers: only where |x| < 2^23, a test NaN fails, is the result taken.
+     * Math.floor's and Math.rint's bits, -0 included.
      */
     private static int toIntegers(float[] a, int ao, float[] o, int oo, int n, boolean floor) {
         int i = 0;
@@ -470,9 +471,9 @@ final class VectorElementwise implements ElementwiseKernels {
             FloatVector r = ax.add(8388608f).sub(8388608f).reinterpretAsInts()
                     .or(x.reinterpretAsInts().and(0x80000000)).reinterpretAsFloats();
             if (floor) {
-                r = r.sub(FloatVector.zero(S).blend(1f, r.compare(VectorOperators.GT, x)));
+                r = r.lanewise(VectorOperators.SUB, 1f, r.compare(VectorOperators.GT, x));
             }
-            r.blend(x, ax.compare(VectorOperators.GE, 8388608f).or(x.compare(VectorOperators.NE, x))).intoArray(o, oo + i);
+            x.blend(r, ax.compare(VectorOperators.LT, 8388608f)).intoArray(o, oo + i);
         }
         return i;
     }
