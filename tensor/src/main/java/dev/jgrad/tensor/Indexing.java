@@ -1,5 +1,7 @@
 package dev.jgrad.tensor;
 
+import dev.jgrad.tensor.internal.kernels.Kernels;
+
 import java.util.ArrayList;
 import java.util.List;
 
@@ -100,6 +102,9 @@ final class Indexing {
      * counted first and then copied without a branch on the mask (as {@link #nonzero} writes its coordinates).
      */
     private static Tensor maskedElements(Tensor x, Tensor mask) {
+        if (x.isContiguous() && mask.isContiguous()) {
+            return maskedRun(x.storage.f(), x.offset, mask.storage.b(), mask.offset, x.numel());
+        }
         Iter it = Iter.of(x.shape, x.strides, mask.strides);
         int xs = it.rowStride(0);
         int ms = it.rowStride(1);
@@ -126,6 +131,27 @@ final class Indexing {
             }
             w[0] = at;
         });
+        return out;
+    }
+
+    /**
+     * {@link #maskedElements} of n contiguous elements and flags: counted a vector of flags at a time, then every element
+     * up to the last true one stored at the next free place, which moves on only for a true flag, so the loop neither
+     * branches on the mask nor needs a bound check beyond the array's own.
+     */
+    private static Tensor maskedRun(float[] a, int ao, boolean[] m, int mo, int n) {
+        int count = Kernels.REDUCTIONS.countTrue(m, mo, n);
+        Tensor out = Tensor.empty(DType.FLOAT32, count);
+        float[] o = out.storage.f();
+        int last = n - 1;
+        while (count > 0 && !m[mo + last]) {
+            last--;
+        }
+        int at = 0;
+        for (int i = 0; count > 0 && i <= last; i++) {
+            o[at] = a[ao + i];
+            at += m[mo + i] ? 1 : 0;
+        }
         return out;
     }
 
@@ -406,10 +432,7 @@ final class Indexing {
         Tensor flags = (x.dtype() == DType.BOOL ? x : x.ne(0.0)).contiguous();
         boolean[] f = flags.storage.b();
         int from = flags.offset;
-        int count = 0;
-        for (int i = 0; i < total; i++) {
-            count += f[from + i] ? 1 : 0;
-        }
+        int count = Kernels.REDUCTIONS.countTrue(f, from, total);
         Tensor result = Tensor.empty(DType.INT64, count, n);
         long[] data = result.storage.l();
         if (n == 0) {

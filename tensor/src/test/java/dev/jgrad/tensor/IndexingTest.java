@@ -163,7 +163,8 @@ class IndexingTest {
             int b = 1 + r.nextInt(45);
             Tensor base = Tensor.randn(new Generator(trial), b, a);
             Tensor x = trial % 2 == 0 ? base.t() : base.t().contiguous();
-            Tensor mask = Tensor.rand(new Generator(100 + trial), a, b).lt(0.4);
+            // None, some and all true: the count and the copy up to the last true element both see the ends.
+            Tensor mask = Tensor.rand(new Generator(100 + trial), a, b).lt(trial % 3 == 0 ? 0.0 : trial % 3 == 1 ? 0.4 : 1.0);
             Tensor rowMask = Tensor.rand(new Generator(200 + trial), 1, b).lt(0.4);
             for (Tensor m : new Tensor[] {mask, rowMask}) {
                 Tensor full = m.expand(a, b);
@@ -188,6 +189,21 @@ class IndexingTest {
             float[] indexed = x.index(Index.of(mask)).toFloatArray();
             org.junit.jupiter.api.Assertions.assertArrayEquals(x.maskedSelect(mask).toFloatArray(), indexed, 0f, "x[mask]");
         }
+    }
+
+    /** A contiguous x whose mask is true at one end only, or at both: the picks stop at the last true flag. */
+    @Test
+    void maskedSelectOfAContiguousTensorTakesItsEnds() {
+        Tensor x = Tensor.arange(0, 7 * 19, 1, DType.FLOAT32).reshape(7, 19);
+        boolean[] flags = new boolean[7 * 19];
+        flags[0] = true;
+        assertArrayEquals(new float[] {0}, x.maskedSelect(Tensor.of(flags, 7, 19)).toFloatArray());
+        flags[0] = false;
+        flags[7 * 19 - 1] = true;
+        assertArrayEquals(new float[] {132}, x.maskedSelect(Tensor.of(flags, 7, 19)).toFloatArray());
+        flags[0] = true;
+        flags[17] = true;
+        assertArrayEquals(new float[] {0, 17, 132}, x.maskedSelect(Tensor.of(flags, 7, 19)).toFloatArray());
     }
 
     /**

@@ -136,6 +136,15 @@ final class PlainKernels {
 
     private static final class Reductions implements ReductionKernels {
         @Override
+        public int countTrue(boolean[] m, int off, int n) {
+            int c = 0;
+            for (int i = 0; i < n; i++) {
+                c += m[off + i] ? 1 : 0;
+            }
+            return c;
+        }
+
+        @Override
         public double product(float[] a, int off, int n) {
             return ReductionKernels.productChains(a, off, 1, n);
         }

@@ -45,6 +45,9 @@ public interface ReductionKernels {
      */
     float extreme(float[] a, int off, int n, boolean min);
 
+    /** How many of n contiguous flags are true (a mask's count, before its elements are picked). */
+    int countTrue(boolean[] m, int off, int n);
+
     /**
      * The product of n contiguous floats in double, as {@link #productChains} takes it: the same bits in every
      * implementation and vector width.

@@ -3,6 +3,7 @@ package dev.jgrad.tensor.internal.kernels;
 import jdk.incubator.vector.DoubleVector;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.IntVector;
+import jdk.incubator.vector.VectorMask;
 import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
 
@@ -185,6 +186,20 @@ final class VectorReductions implements ReductionKernels {
             }
             dst[j] = s;
         }
+    }
+
+    /** A vector's worth of flags loaded as a mask at a time, its true lanes counted. */
+    @Override
+    public int countTrue(boolean[] m, int off, int n) {
+        int c = 0;
+        int i = 0;
+        for (int bound = S.loopBound(n); i < bound; i += L) {
+            c += VectorMask.fromArray(S, m, off + i).trueCount();
+        }
+        for (; i < n; i++) {
+            c += m[off + i] ? 1 : 0;
+        }
+        return c;
     }
 
     /** Four or eight doubles a vector: the product's eight chains as one vector of eight lanes or two of four. */

@@ -343,6 +343,23 @@ class KernelProviderTest {
     }
 
     @Test
+    void trueFlagsAreCountedAtEveryLengthAndOffset() {
+        java.util.SplittableRandom r = new java.util.SplittableRandom(41);
+        for (int n = 0; n < 70; n++) {
+            for (int density = 0; density <= 2; density++) {
+                boolean[] m = new boolean[n + 5];
+                int want = 0;
+                for (int i = 0; i < m.length; i++) {
+                    m[i] = density == 2 || density == 1 && r.nextBoolean();
+                    want += i >= 3 && i < 3 + n && m[i] ? 1 : 0;
+                }
+                assertEquals(want, plain.reductions().countTrue(m, 3, n), "plain n=" + n);
+                assertEquals(want, Kernels.REDUCTIONS.countTrue(m, 3, n), "n=" + n + " density " + density);
+            }
+        }
+    }
+
+    @Test
     void productsMatchThePlainChainsBitForBit() {
         // Lengths around the vector's eight and the tail; factors near 1 with a zero, an infinity or a NaN planted.
         for (int n : new int[] {0, 1, 7, 8, 15, 16, 17, 23, 24, 31, 64, 100, 1000, 4099}) {
