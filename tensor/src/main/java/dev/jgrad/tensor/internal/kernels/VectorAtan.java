@@ -55,10 +55,7 @@ final class VectorAtan {
         loop(y, yo, x, xo, o, oo, n);
     }
 
-    /**
-     * atan of a, or with x atan2 of (a, x). One loop with the polynomial written out in it, constants inline: C2 does not
-     * inline a method this long, and a vector passed to one that is not inlined becomes an object on the heap.
-     */
+    /** atan of a, or with x atan2 of (a, x). */
     private static void loop(float[] a, int ao, float[] x, int xo, float[] o, int oo, int n) {
         boolean two = x != null;
         int covered = DoubleLanes.run(a, ao, x, xo, o, oo, n,
@@ -70,7 +67,9 @@ final class VectorAtan {
 
     /**
      * atan (or atan2 where {@code two}) of n elements, through {@link DoubleLanes}'s arrays (the loads and stores as
-     * {@link VectorTrig} writes them): y from a or d, x from b or e.
+     * {@link VectorTrig} writes them): y from a or d, x from b or e. One loop with the polynomial written out in it,
+     * constants inline: C2 does not inline a method this long, and a vector passed to one that is not inlined becomes an
+     * object on the heap.
      */
     private static void block(float[] a, int ao, float[] b, int bo, float[] o, int oo, double[] d, double[] e, int n, boolean two) {
         int h = D.length();

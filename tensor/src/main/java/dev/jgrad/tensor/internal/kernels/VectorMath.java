@@ -297,9 +297,8 @@ final class VectorMath {
      * {@code o[i] = a[i]^s} for the exponents with a short form, the same doubles as the plain loop's
      * ({@code PlainLoops.powByConstant}) a vector at a time: 2 and 1 as the float square and the value itself, -1 and 0.5
      * in float (a float quotient or square root rounded through double is the float one), 3, 4, -2 and -0.5 in double
-     * lanes ({@link DoubleLanes}). Returns
-     * how many leading elements it wrote (a multiple of the vector length, 0 for any other exponent): the rest are the
-     * plain loop's.
+     * lanes ({@link DoubleLanes}). Returns how many leading elements it wrote (a multiple of the vector length, 0 for any
+     * other exponent): the rest are the plain loop's.
      */
     static int powByConstant(float[] a, int ao, float s, float[] o, int oo, int n) {
         int i = 0;
