@@ -31,7 +31,7 @@ public final class BenchCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--quick", description = "one fork and short iterations: about 6 minutes per thread count")
+    @Option(names = "--quick", description = "short iterations, one fork (three for the single large ops W2-W4): about 8 minutes per thread count")
     boolean quick;
 
     @Option(names = "--json", paramLabel = "FILE", description = "also write the results as JSON")

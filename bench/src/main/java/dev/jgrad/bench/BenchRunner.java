@@ -26,7 +26,7 @@ import java.util.stream.Collectors;
  * milliseconds, W7 in microseconds, plus the thread count and the JDK.
  */
 public final class BenchRunner {
-    /** Run lengths: quick (about 6 minutes per thread count) or full (several forks, for a usable error). */
+    /** Run lengths: quick (about 8 minutes per thread count) or full (several forks, for a usable error). */
     public enum Length { QUICK, FULL }
 
     private BenchRunner() {
@@ -110,22 +110,38 @@ public final class BenchRunner {
      */
     static final List<String> SLOW_TO_WARM = List.of("w12GptTrainStep", "w12GptTrainStepScoped");
 
+    /**
+     * The single large ops, which run at the speed of the caches the machine's tenants share and of where the heap put
+     * their arrays: from one JVM to the next, forks of the same op settle at speeds as far as 2x apart (both threads'
+     * shares slower alike, in the same compiled code; docs/performance.md, "W2's add from one JVM to the next"). So in a
+     * quick run each gets three short forks and its figure is the median of their iterations, where one fork would give
+     * whichever speed it drew.
+     */
+    static final List<String> MEMORY_BOUND = List.of("w2BroadcastAdd", "w2OuterSub", "w2BroadcastAddScoped",
+            "w2OuterSubScoped", "w3SumDim1Keepdim", "w4Softmax", "w4SoftmaxScoped");
+
+    /** How a group of benchmarks is run: its warm-up and, in a quick run, its forks. */
+    enum Group { USUAL, SLOW_TO_WARM, MEMORY_BOUND }
+
+    /** The group {@code method} runs in. */
+    static Group group(String method) {
+        return SLOW_TO_WARM.contains(method) ? Group.SLOW_TO_WARM : MEMORY_BOUND.contains(method) ? Group.MEMORY_BOUND : Group.USUAL;
+    }
+
     /** Runs the benchmark methods {@link #select} chose and reports them under DESIGN.md's keys. */
     public static Map<String, Object> run(Length length, int threads, List<String> chosen, boolean verbose) throws RunnerException {
-        List<String> usual = chosen.stream().filter(m -> !SLOW_TO_WARM.contains(m)).collect(Collectors.toList());
-        List<String> slow = chosen.stream().filter(SLOW_TO_WARM::contains).collect(Collectors.toList());
         List<RunResult> results = new ArrayList<>();
-        if (!usual.isEmpty()) {
-            results.addAll(runJmh(length, threads, usual, false, verbose));
-        }
-        if (!slow.isEmpty()) {
-            results.addAll(runJmh(length, threads, slow, true, verbose));
+        for (Group g : Group.values()) {
+            List<String> methods = chosen.stream().filter(m -> group(m) == g).collect(Collectors.toList());
+            if (!methods.isEmpty()) {
+                results.addAll(runJmh(length, threads, methods, g, verbose));
+            }
         }
         return report(results, threads, length);
     }
 
-    /** One JMH run of {@code methods}, with the warm-up their kind needs. */
-    private static Collection<RunResult> runJmh(Length length, int threads, List<String> methods, boolean slowToWarm, boolean verbose)
+    /** One JMH run of {@code methods}, with the warm-up and forks their group needs. */
+    private static Collection<RunResult> runJmh(Length length, int threads, List<String> methods, Group group, boolean verbose)
             throws RunnerException {
         ChainedOptionsBuilder b = new OptionsBuilder()
                 .include(Pattern.quote(Benchmarks.class.getName() + ".") + "(" + String.join("|", methods) + ")$")
@@ -136,7 +152,12 @@ public final class BenchRunner {
                 // Bytes allocated per call (every thread's, as the JVM counts them): W2 shows that only
                 // the result is allocated, W7 what a whole training step costs the collector.
                 .addProfiler(GCProfiler.class);
-        if (length == Length.QUICK) {
+        boolean slowToWarm = group == Group.SLOW_TO_WARM;
+        if (length == Length.QUICK && group == Group.MEMORY_BOUND) {
+            // One kernel each, at speed after two or three of these iterations; the forks are what the figure needs.
+            b.forks(3).warmupIterations(6).warmupTime(TimeValue.milliseconds(800))
+                    .measurementIterations(5).measurementTime(TimeValue.milliseconds(500));
+        } else if (length == Length.QUICK) {
             // The Vector API kernels need a few seconds of JIT before they run at speed: a training step (W5) still got
             // faster through the measurement after six warm-up iterations of 0.8 s, and has settled after ten.
             b.forks(1).warmupIterations(slowToWarm ? 30 : 10).warmupTime(TimeValue.milliseconds(800))

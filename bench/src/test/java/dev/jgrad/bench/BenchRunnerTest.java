@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -98,6 +99,19 @@ class BenchRunnerTest {
         known.sort(String::compareTo);
         assertEquals(known, methods, "a benchmark without a key would run and never be reported");
         assertTrue(known.containsAll(BenchRunner.SLOW_TO_WARM), "a misspelt slow-to-warm benchmark would get the short warm-up");
+        assertTrue(known.containsAll(BenchRunner.MEMORY_BOUND), "a misspelt memory-bound benchmark would get one fork");
+    }
+
+    @Test
+    void eachBenchmarkRunsInOneGroupWithTheWarmUpItNeeds() {
+        assertEquals(BenchRunner.Group.SLOW_TO_WARM, BenchRunner.group("w12GptTrainStepScoped"));
+        assertEquals(BenchRunner.Group.MEMORY_BOUND, BenchRunner.group("w2BroadcastAddScoped"));
+        assertEquals(BenchRunner.Group.MEMORY_BOUND, BenchRunner.group("w4Softmax"));
+        assertEquals(BenchRunner.Group.USUAL, BenchRunner.group("w1Matmul"));
+        assertEquals(BenchRunner.Group.USUAL, BenchRunner.group("w9LstmFwdBwdScoped"));
+        for (String m : BenchRunner.SLOW_TO_WARM) {
+            assertFalse(BenchRunner.MEMORY_BOUND.contains(m), m + " is in two groups");
+        }
     }
 
     @Test
