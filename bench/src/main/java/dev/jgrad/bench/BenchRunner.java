@@ -299,9 +299,21 @@ public final class BenchRunner {
 
     /** {@link #jvmArgs(int)} with {@code extra} (flags separated by spaces, or null) in place of JGRAD_BENCH_JVM_ARGS. */
     static String[] jvmArgs(int threads, String extra) {
+        return jvmArgs(threads, extra, Runtime.version().feature());
+    }
+
+    /**
+     * {@link #jvmArgs(int, String)} for forks run by a JDK of this feature release (they run the runner's java). From
+     * JDK 24 on, JMH's own use of sun.misc.Unsafe makes every fork print three lines of warnings unless the flag that
+     * JDK 23 introduced allows it; JDK 17 refuses to start with that flag.
+     */
+    static String[] jvmArgs(int threads, String extra, int jdkFeature) {
         java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of("--add-modules", "jdk.incubator.vector",
                 "-XX:PerMethodTrapLimit=10000", "-Xms2g", "-Xmx2g", "-Xmn128m", "-XX:+UseParallelGC",
                 "-Djgrad.threads=" + threads));
+        if (jdkFeature >= 23) {
+            args.add("--sun-misc-unsafe-memory-access=allow");
+        }
         if (extra != null && !extra.isBlank()) {
             args.addAll(java.util.List.of(extra.trim().split("\\s+")));
         }

@@ -103,6 +103,16 @@ class BenchRunnerTest {
     }
 
     @Test
+    void forksOfJdk23AndLaterAllowJmhsUnsafeWithoutWarningsAndJdk17ForksStart() {
+        String flag = "--sun-misc-unsafe-memory-access=allow";
+        assertTrue(List.of(BenchRunner.jvmArgs(2, null, 25)).contains(flag));
+        assertFalse(List.of(BenchRunner.jvmArgs(2, null, 17)).contains(flag), "JDK 17 refuses to start with " + flag);
+        List<String> extra = List.of(BenchRunner.jvmArgs(2, "-XX:UseAVX=2", 17));
+        assertEquals("-XX:UseAVX=2", extra.get(extra.size() - 1), "the experiment's flags come last, so they win");
+        assertTrue(extra.contains("-Djgrad.threads=2"));
+    }
+
+    @Test
     void eachBenchmarkRunsInOneGroupWithTheWarmUpItNeeds() {
         assertEquals(BenchRunner.Group.SLOW_TO_WARM, BenchRunner.group("w12GptTrainStepScoped"));
         assertEquals(BenchRunner.Group.MEMORY_BOUND, BenchRunner.group("w2BroadcastAddScoped"));
