@@ -140,28 +140,26 @@ final class VectorElementwise implements ElementwiseKernels {
         }
         boolean run = bs != 0;
         float s = b[bo];
-        // A method per comparison, each with its operator a constant: held in a variable, the comparison ran as Java
-        // (allocating every vector), at a tenth of the speed; the six loops in one method made C2's recompiles of it,
-        // when a second comparison came into use, lose their vector code.
+        // A method per comparison, each with its operator a constant (CompareRunsGenerator says why).
         int i;
         switch (op) {
             case EQ:
-                i = equal(a, ao, b, bo, run, s, o, oo, n);
+                i = VectorCompareRuns.equal(a, ao, b, bo, run, s, o, oo, n);
                 break;
             case NE:
-                i = notEqual(a, ao, b, bo, run, s, o, oo, n);
+                i = VectorCompareRuns.notEqual(a, ao, b, bo, run, s, o, oo, n);
                 break;
             case LT:
-                i = less(a, ao, b, bo, run, s, o, oo, n);
+                i = VectorCompareRuns.less(a, ao, b, bo, run, s, o, oo, n);
                 break;
             case LE:
-                i = lessOrEqual(a, ao, b, bo, run, s, o, oo, n);
+                i = VectorCompareRuns.lessOrEqual(a, ao, b, bo, run, s, o, oo, n);
                 break;
             case GT:
-                i = greater(a, ao, b, bo, run, s, o, oo, n);
+                i = VectorCompareRuns.greater(a, ao, b, bo, run, s, o, oo, n);
                 break;
             case GE:
-                i = greaterOrEqual(a, ao, b, bo, run, s, o, oo, n);
+                i = VectorCompareRuns.greaterOrEqual(a, ao, b, bo, run, s, o, oo, n);
                 break;
             default:
                 i = 0;
@@ -170,102 +168,6 @@ final class VectorElementwise implements ElementwiseKernels {
         if (i < n) {
             PLAIN.compare(op, a, ao + i, b, bo + i * bs, bs, o, oo + i, n - i);
         }
-    }
-
-    /** {@link #compare}'s whole vectors for EQ: four a step (one store for the four on JDK 17), then one; returns how many. */
-    private static int equal(float[] a, int ao, float[] b, int bo, boolean run, float scalar, boolean[] o, int oo, int n) {
-        FloatVector s = FloatVector.broadcast(S, scalar);
-        int i = 0;
-        for (int bound = n - 4 * L + 1; i < bound; i += 4 * L) {
-            MaskStores.four(FloatVector.fromArray(S, a, ao + i).compare(VectorOperators.EQ, run ? FloatVector.fromArray(S, b, bo + i) : s),
-                    FloatVector.fromArray(S, a, ao + i + L).compare(VectorOperators.EQ, run ? FloatVector.fromArray(S, b, bo + i + L) : s),
-                    FloatVector.fromArray(S, a, ao + i + 2 * L).compare(VectorOperators.EQ, run ? FloatVector.fromArray(S, b, bo + i + 2 * L) : s),
-                    FloatVector.fromArray(S, a, ao + i + 3 * L).compare(VectorOperators.EQ, run ? FloatVector.fromArray(S, b, bo + i + 3 * L) : s), o, oo + i);
-        }
-        for (int bound = S.loopBound(n); i < bound; i += L) {
-            FloatVector.fromArray(S, a, ao + i).compare(VectorOperators.EQ, run ? FloatVector.fromArray(S, b, bo + i) : s).intoArray(o, oo + i);
-        }
-        return i;
-    }
-
-    /** {@link #compare}'s whole vectors for NE: four a step (one store for the four on JDK 17), then one; returns how many. */
-    private static int notEqual(float[] a, int ao, float[] b, int bo, boolean run, float scalar, boolean[] o, int oo, int n) {
-        FloatVector s = FloatVector.broadcast(S, scalar);
-        int i = 0;
-        for (int bound = n - 4 * L + 1; i < bound; i += 4 * L) {
-            MaskStores.four(FloatVector.fromArray(S, a, ao + i).compare(VectorOperators.NE, run ? FloatVector.fromArray(S, b, bo + i) : s),
-                    FloatVector.fromArray(S, a, ao + i + L).compare(VectorOperators.NE, run ? FloatVector.fromArray(S, b, bo + i + L) : s),
-                    FloatVector.fromArray(S, a, ao + i + 2 * L).compare(VectorOperators.NE, run ? FloatVector.fromArray(S, b, bo + i + 2 * L) : s),
-                    FloatVector.fromArray(S, a, ao + i + 3 * L).compare(VectorOperators.NE, run ? FloatVector.fromArray(S, b, bo + i + 3 * L) : s), o, oo + i);
-        }
-        for (int bound = S.loopBound(n); i < bound; i += L) {
-            FloatVector.fromArray(S, a, ao + i).compare(VectorOperators.NE, run ? FloatVector.fromArray(S, b, bo + i) : s).intoArray(o, oo + i);
-        }
-        return i;
-    }
-
-    /** {@link #compare}'s whole vectors for LT: four a step (one store for the four on JDK 17), then one; returns how many. */
-    private static int less(float[] a, int ao, float[] b, int bo, boolean run, float scalar, boolean[] o, int oo, int n) {
-        FloatVector s = FloatVector.broadcast(S, scalar);
-        int i = 0;
-        for (int bound = n - 4 * L + 1; i < bound; i += 4 * L) {
-            MaskStores.four(FloatVector.fromArray(S, a, ao + i).compare(VectorOperators.LT, run ? FloatVector.fromArray(S, b, bo + i) : s),
-                    FloatVector.fromArray(S, a, ao + i + L).compare(VectorOperators.LT, run ? FloatVector.fromArray(S, b, bo + i + L) : s),
-                    FloatVector.fromArray(S, a, ao + i + 2 * L).compare(VectorOperators.LT, run ? FloatVector.fromArray(S, b, bo + i + 2 * L) : s),
-                    FloatVector.fromArray(S, a, ao + i + 3 * L).compare(VectorOperators.LT, run ? FloatVector.fromArray(S, b, bo + i + 3 * L) : s), o, oo + i);
-        }
-        for (int bound = S.loopBound(n); i < bound; i += L) {
-            FloatVector.fromArray(S, a, ao + i).compare(VectorOperators.LT, run ? FloatVector.fromArray(S, b, bo + i) : s).intoArray(o, oo + i);
-        }
-        return i;
-    }
-
-    /** {@link #compare}'s whole vectors for LE: four a step (one store for the four on JDK 17), then one; returns how many. */
-    private static int lessOrEqual(float[] a, int ao, float[] b, int bo, boolean run, float scalar, boolean[] o, int oo, int n) {
-        FloatVector s = FloatVector.broadcast(S, scalar);
-        int i = 0;
-        for (int bound = n - 4 * L + 1; i < bound; i += 4 * L) {
-            MaskStores.four(FloatVector.fromArray(S, a, ao + i).compare(VectorOperators.LE, run ? FloatVector.fromArray(S, b, bo + i) : s),
-                    FloatVector.fromArray(S, a, ao + i + L).compare(VectorOperators.LE, run ? FloatVector.fromArray(S, b, bo + i + L) : s),
-                    FloatVector.fromArray(S, a, ao + i + 2 * L).compare(VectorOperators.LE, run ? FloatVector.fromArray(S, b, bo + i + 2 * L) : s),
-                    FloatVector.fromArray(S, a, ao + i + 3 * L).compare(VectorOperators.LE, run ? FloatVector.fromArray(S, b, bo + i + 3 * L) : s), o, oo + i);
-        }
-        for (int bound = S.loopBound(n); i < bound; i += L) {
-            FloatVector.fromArray(S, a, ao + i).compare(VectorOperators.LE, run ? FloatVector.fromArray(S, b, bo + i) : s).intoArray(o, oo + i);
-        }
-        return i;
-    }
-
-    /** {@link #compare}'s whole vectors for GT: four a step (one store for the four on JDK 17), then one; returns how many. */
-    private static int greater(float[] a, int ao, float[] b, int bo, boolean run, float scalar, boolean[] o, int oo, int n) {
-        FloatVector s = FloatVector.broadcast(S, scalar);
-        int i = 0;
-        for (int bound = n - 4 * L + 1; i < bound; i += 4 * L) {
-            MaskStores.four(FloatVector.fromArray(S, a, ao + i).compare(VectorOperators.GT, run ? FloatVector.fromArray(S, b, bo + i) : s),
-                    FloatVector.fromArray(S, a, ao + i + L).compare(VectorOperators.GT, run ? FloatVector.fromArray(S, b, bo + i + L) : s),
-                    FloatVector.fromArray(S, a, ao + i + 2 * L).compare(VectorOperators.GT, run ? FloatVector.fromArray(S, b, bo + i + 2 * L) : s),
-                    FloatVector.fromArray(S, a, ao + i + 3 * L).compare(VectorOperators.GT, run ? FloatVector.fromArray(S, b, bo + i + 3 * L) : s), o, oo + i);
-        }
-        for (int bound = S.loopBound(n); i < bound; i += L) {
-            FloatVector.fromArray(S, a, ao + i).compare(VectorOperators.GT, run ? FloatVector.fromArray(S, b, bo + i) : s).intoArray(o, oo + i);
-        }
-        return i;
-    }
-
-    /** {@link #compare}'s whole vectors for GE: four a step (one store for the four on JDK 17), then one; returns how many. */
-    private static int greaterOrEqual(float[] a, int ao, float[] b, int bo, boolean run, float scalar, boolean[] o, int oo, int n) {
-        FloatVector s = FloatVector.broadcast(S, scalar);
-        int i = 0;
-        for (int bound = n - 4 * L + 1; i < bound; i += 4 * L) {
-            MaskStores.four(FloatVector.fromArray(S, a, ao + i).compare(VectorOperators.GE, run ? FloatVector.fromArray(S, b, bo + i) : s),
-                    FloatVector.fromArray(S, a, ao + i + L).compare(VectorOperators.GE, run ? FloatVector.fromArray(S, b, bo + i + L) : s),
-                    FloatVector.fromArray(S, a, ao + i + 2 * L).compare(VectorOperators.GE, run ? FloatVector.fromArray(S, b, bo + i + 2 * L) : s),
-                    FloatVector.fromArray(S, a, ao + i + 3 * L).compare(VectorOperators.GE, run ? FloatVector.fromArray(S, b, bo + i + 3 * L) : s), o, oo + i);
-        }
-        for (int bound = S.loopBound(n); i < bound; i += L) {
-            FloatVector.fromArray(S, a, ao + i).compare(VectorOperators.GE, run ? FloatVector.fromArray(S, b, bo + i) : s).intoArray(o, oo + i);
-        }
-        return i;
     }
 
     @Override

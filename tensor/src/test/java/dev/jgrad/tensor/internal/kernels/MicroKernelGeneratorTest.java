@@ -10,7 +10,7 @@ import java.nio.file.Path;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
- * The checked-in generated kernels (the micro-kernel's tiles, the packing transpose, the binary ops' row loops) are what
+ * The checked-in generated kernels (the micro-kernel's tiles, the packing transpose, the binary ops' row loops, the comparisons' loops) are what
  * their generators write, so they are changed in the generator, never by hand. With {@code -Djgrad.regenerate=true} the
  * test writes the files instead of comparing.
  */
@@ -28,6 +28,11 @@ class MicroKernelGeneratorTest {
     @Test
     void checkedInBinaryRowsAreTheGeneratorsOutput() throws IOException {
         check(BinaryRowsGenerator.source(), BinaryRowsGenerator.FILE);
+    }
+
+    @Test
+    void checkedInCompareRunsAreTheGeneratorsOutput() throws IOException {
+        check(CompareRunsGenerator.source(), CompareRunsGenerator.FILE);
     }
 
     private static void check(String generated, Path file) throws IOException {
