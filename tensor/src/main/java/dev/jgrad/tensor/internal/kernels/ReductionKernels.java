@@ -61,14 +61,15 @@ public interface ReductionKernels {
      * {@code ((p0 p1)(p2 p3))((p4 p5)(p6 p7))}.
      */
     static double productChains(float[] a, int off, int stride, int n) {
-        double p0 = 1;
-        double p1 = 1;
-        double p2 = 1;
-        double p3 = 1;
-        double p4 = 1;
-        double p5 = 1;
-        double p6 = 1;
-        double p7 = 1;
+        return productChainsFrom(1, 1, 1, 1, 1, 1, 1, 1, a, off, stride, n);
+    }
+
+    /**
+     * {@link #productChains} continued: the eight chains start at p0..p7 (what a vector kernel multiplied so far) and
+     * take the next n elements, eight at a time, then the tail into p0.
+     */
+    static double productChainsFrom(double p0, double p1, double p2, double p3, double p4, double p5, double p6, double p7,
+                                    float[] a, int off, int stride, int n) {
         int i = 0;
         for (; i + 8 <= n; i += 8) {
             int at = off + i * stride;
@@ -85,8 +86,8 @@ public interface ReductionKernels {
     }
 
     /** The tail of {@link #productChains}: the last {@code rest} elements into p0, then the eight multiplied out. */
-    static double productOf(double p0, double p1, double p2, double p3, double p4, double p5, double p6, double p7,
-                            float[] a, int at, int stride, int rest) {
+    private static double productOf(double p0, double p1, double p2, double p3, double p4, double p5, double p6, double p7,
+                                    float[] a, int at, int stride, int rest) {
         double first = p0;
         for (int k = 0; k < rest; k++) {
             first *= a[at + k * stride];

@@ -242,27 +242,10 @@ final class VectorReductions implements ReductionKernels {
         // Chains 4-7: lanes 4-7 of the one vector of eight, or lanes 0-3 of the second vector of four.
         DoubleVector upper = lanes == 8 ? lo : hi;
         int u = lanes == 8 ? 4 : 0;
-        double p0 = lo.lane(0);
-        double p1 = lo.lane(1);
-        double p2 = lo.lane(2);
-        double p3 = lo.lane(3);
-        double p4 = upper.lane(u);
-        double p5 = upper.lane(u + 1);
-        double p6 = upper.lane(u + 2);
-        double p7 = upper.lane(u + 3);
-        // With eight lanes in one shape, a last whole group of eight may be left (fewer than a float vector's sixteen).
-        for (; i + 8 <= n; i += 8) {
-            int at = off + i;
-            p0 *= a[at];
-            p1 *= a[at + 1];
-            p2 *= a[at + 2];
-            p3 *= a[at + 3];
-            p4 *= a[at + 4];
-            p5 *= a[at + 5];
-            p6 *= a[at + 6];
-            p7 *= a[at + 7];
-        }
-        return ReductionKernels.productOf(p0, p1, p2, p3, p4, p5, p6, p7, a, off + i, 1, n - i);
+        // With eight lanes in one shape, a last whole group of eight may be left (fewer than a float vector's sixteen):
+        // the chains take it, then the tail, as the plain loop would.
+        return ReductionKernels.productChainsFrom(lo.lane(0), lo.lane(1), lo.lane(2), lo.lane(3), upper.lane(u), upper.lane(u + 1),
+                upper.lane(u + 2), upper.lane(u + 3), a, off + i, 1, n - i);
     }
 
     /**
