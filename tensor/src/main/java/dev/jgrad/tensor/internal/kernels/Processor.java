@@ -8,11 +8,15 @@ import java.util.Locale;
 
 /**
  * What this processor is, as the kernels' block sizes depend on it: its model, its data caches per core (Linux's
- * {@code /sys/devices/system/cpu/cpu0/cache}), the processors this JVM may use, and the kernels' vector width. Where the
- * system does not say (another OS, a container that hides /sys), the caches are taken as the smallest of the machines
- * jgrad runs on (32 KB of L1, 512 KB of L2), which is slower but never wrong.
+ * {@code /sys/devices/system/cpu/cpu0/cache}), the processors this JVM may use, and the kernels' vector width. Where
+ * that folder is missing (some virtual machines and containers hide it), an AMD processor's L2 is read from
+ * {@code /proc/cpuinfo}'s "cache size", which Linux fills with the L2 of a core on AMD (on Intel it is the shared L3, so
+ * it is not used there). What nothing says is taken as the smallest of the machines jgrad runs on (32 KB of L1, 512 KB
+ * of L2), which is slower but never wrong.
  *
- * @param model       the model name ({@code /proc/cpuinfo}'s), or the architecture where it is unknown
+ * @param model       the model name ({@code /proc/cpuinfo}'s) with its family and model numbers, since a virtual
+ *                    machine may name two generations alike ("AMD EPYC" for a Zen 4 and a Zen 5), or the
+ *                    architecture where it is unknown
  * @param l1dBytes    the first-level data cache of one core
  * @param l2Bytes     the second-level cache of one core
  * @param cores       the processors this JVM may use
@@ -24,6 +28,9 @@ public record Processor(String model, int l1dBytes, int l2Bytes, int cores, int 
     /** The largest cache size believed: a file that says more is not describing a core's cache. */
     private static final long MAX_CACHE = 1L << 30;
 
+    /** Declared before {@link #CURRENT}, which needs it. The vendors whose "cache size" in /proc/cpuinfo is a core's L2 (Hygon's are AMD's design). */
+    private static final java.util.Set<String> AMD_VENDORS = java.util.Set.of("AuthenticAMD", "HygonGenuine");
+
     /** This machine, read once. */
     public static final Processor CURRENT = detect(Path.of("/sys/devices/system/cpu/cpu0/cache"), Path.of("/proc/cpuinfo"),
             Runtime.getRuntime().availableProcessors(), Simd.enabled() ? VectorMath.S.vectorBitSize() : 0);
@@ -31,7 +38,10 @@ public record Processor(String model, int l1dBytes, int l2Bytes, int cores, int 
     /** The processor that the cache folder {@code cacheDir} and the file {@code cpuinfo} describe (for tests: any folder). */
     static Processor detect(Path cacheDir, Path cpuinfo, int cores, int vectorBits) {
         int l1d = DEFAULT_L1D;
-        int l2 = DEFAULT_L2;
+        String cpu = firstProcessor(read(cpuinfo));
+        String vendor = field(cpu, "vendor_id");
+        long amdL2 = vendor != null && AMD_VENDORS.contains(vendor) ? bytes(kilobytes(field(cpu, "cache size"))) : -1;
+        int l2 = amdL2 > 0 ? (int) amdL2 : DEFAULT_L2;
         for (int i = 0; i < 8; i++) {
             Path index = cacheDir.resolve("index" + i);
             String level = read(index.resolve("level"));
@@ -46,22 +56,45 @@ public record Processor(String model, int l1dBytes, int l2Bytes, int cores, int 
                 l2 = (int) size;
             }
         }
-        return new Processor(modelName(cpuinfo), l1d, l2, cores, vectorBits);
+        return new Processor(modelName(cpu), l1d, l2, cores, vectorBits);
     }
 
-    private static String modelName(Path cpuinfo) {
-        String text = read(cpuinfo);
-        if (text != null) {
-            for (String line : text.split("\n")) {
-                if (line.startsWith("model name") && line.contains(":")) {
-                    String name = line.substring(line.indexOf(':') + 1).trim().replaceAll("\\s+", " ");
-                    if (!name.isEmpty()) {
-                        return name;
-                    }
+    private static String modelName(String cpu) {
+        String name = field(cpu, "model name");
+        if (name == null || name.isEmpty()) {
+            return System.getProperty("os.arch", "unknown");
+        }
+        String family = field(cpu, "cpu family");
+        String model = field(cpu, "model");
+        return family != null && model != null && (family + model).matches("[0-9]{1,4}")
+                ? name + " (family " + family + " model " + model + ")" : name;
+    }
+
+    /** The first processor's lines of /proc/cpuinfo (up to its first blank line), or null. */
+    private static String firstProcessor(String cpuinfo) {
+        if (cpuinfo == null) {
+            return null;
+        }
+        int end = cpuinfo.indexOf("\n\n");
+        return end < 0 ? cpuinfo : cpuinfo.substring(0, end);
+    }
+
+    /** The value of the first line {@code name<tabs or spaces>: value} in {@code cpu}, spaces collapsed, or null. */
+    static String field(String cpu, String name) {
+        if (cpu != null) {
+            for (String line : cpu.split("\n")) {
+                int colon = line.indexOf(':');
+                if (colon > 0 && line.substring(0, colon).trim().equals(name)) {
+                    return line.substring(colon + 1).trim().replaceAll("\\s+", " ");
                 }
             }
         }
-        return System.getProperty("os.arch", "unknown");
+        return null;
+    }
+
+    /** "1024 KB" as "1024K" for {@link #bytes}; null for anything else. */
+    private static String kilobytes(String size) {
+        return size != null && size.matches("[0-9]{1,9} KB") ? size.substring(0, size.length() - 3) + "K" : null;
     }
 
     /** "48K", "2048K", "1M" as bytes; -1 for anything else. */
