@@ -209,11 +209,28 @@ def train_step(model, opt, x, y, lr):
     return loss
 
 
+def parse(argv):
+    """The command line; --help prints the usage, a missing --data or a bad number exits 2 naming the flag."""
+    import argparse
+    p = argparse.ArgumentParser(prog="nanogpt.py", description="nanoGPT's baby GPT on shakespeare_char, train.py's CPU "
+                                "loop, for measuring beside `./jgrad train gpt`.")
+    p.add_argument("--data", required=True, help="the text to train on (tinyshakespeare's input.txt)")
+    p.add_argument("--threads", type=int, default=1, help="PyTorch's threads (default 1)")
+    p.add_argument("--max-iters", type=int, default=2000, help="training iterations (default 2000)")
+    p.add_argument("--seed", type=int, default=1337, help="torch.manual_seed (default 1337)")
+    p.add_argument("--init", help="start from these weights (a safetensors file jgrad wrote)")
+    p.add_argument("--save", help="write the final model's state dict here (torch.save)")
+    p.add_argument("--save-best", help="write the model of the best evaluation after the first here")
+    p.add_argument("--compile", action="store_true", help="run the model through torch.compile")
+    args = p.parse_args(argv)
+    if args.threads < 1 or args.max_iters < 1:
+        p.error("--threads and --max-iters must be at least 1")
+    return args
+
+
 def main(argv):
-    data_path = argv[argv.index("--data") + 1]
-    threads = int(argv[argv.index("--threads") + 1]) if "--threads" in argv else 1
-    max_iters = int(argv[argv.index("--max-iters") + 1]) if "--max-iters" in argv else 2000
-    seed = int(argv[argv.index("--seed") + 1]) if "--seed" in argv else 1337
+    args = parse(argv)
+    data_path, threads, max_iters, seed = args.data, args.threads, args.max_iters, args.seed
     torch.set_num_threads(threads)
     torch.manual_seed(seed)
     started = time.perf_counter()
@@ -241,11 +258,11 @@ def main(argv):
         return out
 
     model = GPT(config)
-    if "--init" in argv:
-        model.load_state_dict(load_safetensors(argv[argv.index("--init") + 1], model), strict=True)
+    if args.init:
+        model.load_state_dict(load_safetensors(args.init, model), strict=True)
     opt = model.configure_optimizers(0.1, lr, (0.9, 0.99))
     raw_model = model
-    if "--compile" in argv:
+    if args.compile:
         model = torch.compile(model)
     losses = {}
     best_val, best_state, best_iter = float("inf"), None, None
@@ -254,7 +271,7 @@ def main(argv):
         if it % eval_interval == 0 or it == max_iters:
             losses = estimate_loss()
             print(f"step {it}: train loss {losses['train']:.4f}, val loss {losses['val']:.4f}", flush=True)
-            if it > 0 and losses["val"] < best_val and "--save-best" in argv:
+            if it > 0 and losses["val"] < best_val and args.save_best:
                 best_val, best_iter = losses["val"], it
                 best_state = {k: v.detach().clone() for k, v in raw_model.state_dict().items()}
         if it == max_iters:
@@ -262,14 +279,14 @@ def main(argv):
         x, y = get_batch("train")
         train_step(model, opt, x, y, get_lr(it, lr, min_lr, warmup, decay_iters))
     seconds = time.perf_counter() - started
-    if "--save" in argv:
-        torch.save(raw_model.state_dict(), argv[argv.index("--save") + 1])
+    if args.save:
+        torch.save(raw_model.state_dict(), args.save)
     if best_state is not None:
-        torch.save(best_state, argv[argv.index("--save-best") + 1])
-        print(f"saved the model of step {best_iter} (val {best_val:.4f}) to {argv[argv.index('--save-best') + 1]}")
+        torch.save(best_state, args.save_best)
+        print(f"saved the model of step {best_iter} (val {best_val:.4f}) to {args.save_best}")
     print(json.dumps({"val_loss": losses["val"], "train_loss": losses["train"], "iterations": max_iters, "seconds": round(seconds, 1),
                       "ms_per_iteration": round(1000 * (time.perf_counter() - loop_started) / max(1, max_iters), 2),
-                      "threads": threads, "torch": torch.__version__, "compiled": "--compile" in argv}))
+                      "threads": threads, "torch": torch.__version__, "compiled": args.compile}))
 
 
 if __name__ == "__main__":

@@ -2,7 +2,7 @@
 """The benchmark workloads of DESIGN.md (W1-W13) in PyTorch, with the same keys and units as
 `./jgrad bench --json`, for a side-by-side comparison on one machine.
 
-usage: python3 bench/pytorch/workloads.py [--threads 1,2] [--quick] [--ops] > P.json
+usage: python3 bench/pytorch/workloads.py [--threads 1,2] [--quick] [--ops] > P.json   (--help says more)
 
 --ops times the single ops of `./jgrad bench --only S1` (keys S1.<op>.us) instead of the workloads.
 
@@ -10,8 +10,9 @@ Each workload runs at each thread count (default: 1 and all cores; on 2 vCPUs Py
 with 1 thread, its OpenMP and OpenBLAS threads contending). The top-level keys hold each workload's
 best (highest GFLOP/s, lowest time), "best_threads" the count that gave it, "by_threads" every run.
 
-Needs torch (Debian: apt-get install python3-torch libopenblas0-pthread). Where the python3 on PATH
-lacks torch but the system's /usr/bin/python3 has it, the script re-runs itself with that one.
+Needs torch: the comparison is with PyTorch 2.x as pip installs it, in a venv (docs/performance.md, "PyTorch 2 for
+the comparison"). Where the python3 running it lacks torch but the system's /usr/bin/python3 has it (Debian's
+python3-torch, PyTorch 1.13), the script re-runs itself with that one.
 """
 import json
 import os
@@ -220,13 +221,35 @@ def single_ops(threads, quick):
     return {f"S1.{name}.us": timed(fn, seconds, repeats) * 1e6 for name, fn in ops.items()}
 
 
-def main(argv):
-    quick = "--quick" in argv
+def parse(argv):
+    """The command line; --help prints the usage, a bad flag or thread count exits 2 naming it."""
+    import argparse
+    p = argparse.ArgumentParser(prog="workloads.py", description="DESIGN.md's workloads W1-W13 in PyTorch, "
+                                "as JSON on stdout with the keys of `./jgrad bench --json`.")
+    p.add_argument("--threads", default=None, metavar="1,2",
+                   help="thread counts to run each workload at (default: 1 and all cores)")
+    p.add_argument("--quick", action="store_true", help="fewer and shorter batches, as `./jgrad bench --quick`")
+    p.add_argument("--ops", action="store_true",
+                   help="time the single ops of `./jgrad bench --only S1` (keys S1.<op>.us) instead")
+    args = p.parse_args(argv)
     cores = os.cpu_count() or 1
-    counts = [1, cores] if cores > 1 else [1]
-    if "--threads" in argv:
-        counts = [int(t) for t in argv[argv.index("--threads") + 1].split(",")]
-    run = single_ops if "--ops" in argv else measure
+    if args.threads is None:
+        args.counts = [1, cores] if cores > 1 else [1]
+    else:
+        try:
+            args.counts = [int(t) for t in args.threads.split(",")]
+        except ValueError:
+            p.error(f"--threads {args.threads!r}: expected thread counts separated by commas, such as 1,2")
+        if not args.counts or min(args.counts) < 1:
+            p.error(f"--threads {args.threads!r}: each thread count must be at least 1")
+    return args
+
+
+def main(argv):
+    args = parse(argv)
+    quick = args.quick
+    counts = args.counts
+    run = single_ops if args.ops else measure
     by_threads = {str(t): run(t, quick) for t in counts}
     best, best_threads = {}, {}
     for t, run in by_threads.items():
