@@ -28,7 +28,10 @@ public record Processor(String model, int l1dBytes, int l2Bytes, int cores, int 
     /** The largest cache size believed: a file that says more is not describing a core's cache. */
     private static final long MAX_CACHE = 1L << 30;
 
-    /** Declared before {@link #CURRENT}, which needs it. The vendors whose "cache size" in /proc/cpuinfo is a core's L2 (Hygon's are AMD's design). */
+    /**
+     * The vendors whose "cache size" in /proc/cpuinfo is a core's L2 (Hygon's are AMD's design); declared before
+     * {@link #CURRENT}, which needs it.
+     */
     private static final java.util.Set<String> AMD_VENDORS = java.util.Set.of("AuthenticAMD", "HygonGenuine");
 
     /** This machine, read once. */
@@ -66,7 +69,7 @@ public record Processor(String model, int l1dBytes, int l2Bytes, int cores, int 
         }
         String family = field(cpu, "cpu family");
         String model = field(cpu, "model");
-        return family != null && model != null && (family + model).matches("[0-9]{1,4}")
+        return family != null && model != null && family.matches("[0-9]{1,4}") && model.matches("[0-9]{1,4}")
                 ? name + " (family " + family + " model " + model + ")" : name;
     }
 

@@ -70,9 +70,12 @@ public final class TuningFile {
         return dir.resolve("tuning-" + slug(p.key()) + ".json");
     }
 
-    /** A file name's part for a processor: letters and digits, with a hash so that two long names never collide. */
+    /**
+     * A file name's part for a processor: letters and digits (without the marks "(R)", "(TM)"), with a hash so that two
+     * long names never collide.
+     */
     static String slug(String key) {
-        String s = key.toLowerCase(Locale.ROOT).replaceAll("\\([^)]*\\)", "").replaceAll("[^a-z0-9]+", "-").replaceAll("^-|-$", "");
+        String s = key.toLowerCase(Locale.ROOT).replaceAll("\\((r|tm|c)\\)", "").replaceAll("[^a-z0-9]+", "-").replaceAll("^-|-$", "");
         if (s.length() > 60) {
             s = s.substring(0, 60);
         }

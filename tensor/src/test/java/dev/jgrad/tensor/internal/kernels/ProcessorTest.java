@@ -51,6 +51,9 @@ class ProcessorTest {
         assertEquals("AMD EPYC (family 25 model 17)", four.model());
         assertNotEquals(five.key(), four.key());
         assertNotEquals(TuningFile.path(five), TuningFile.path(four));
+        assertEquals("amd-epyc-family-26-model-2-512-bit-vectors-2-processors", TuningFile.slug(five.key()).replaceAll("-[0-9a-f]+$", ""));
+        assertEquals("intel-xeon-cpu-e5-2690-v4-2-60ghz-plain-java-1-processor",
+                TuningFile.slug("Intel(R) Xeon(R) CPU E5-2690 v4 @ 2.60GHz, plain Java, 1 processor").replaceAll("-[0-9a-f]+$", ""));
     }
 
     /** Intel's "cache size" is the shared L3, not a core's L2: without /sys the L2 stays the smallest machines'. */
