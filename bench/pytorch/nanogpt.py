@@ -19,6 +19,7 @@ It prints the evaluations as nanoGPT does and, last, one JSON line: val loss, tr
 config has always_save_checkpoint = False) and what `./jgrad train gpt` keeps.
 `workloads.py` imports GPT from here for W12 and W13.
 """
+import argparse
 import json
 import math
 import sys
@@ -211,7 +212,6 @@ def train_step(model, opt, x, y, lr):
 
 def parse(argv):
     """The command line; --help prints the usage, a missing --data or a bad number exits 2 naming the flag."""
-    import argparse
     p = argparse.ArgumentParser(prog="nanogpt.py", description="nanoGPT's baby GPT on shakespeare_char, train.py's CPU "
                                 "loop, for measuring beside `./jgrad train gpt`.")
     p.add_argument("--data", required=True, help="the text to train on (tinyshakespeare's input.txt)")

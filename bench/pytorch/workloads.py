@@ -14,6 +14,7 @@ Needs torch: the comparison is with PyTorch 2.x as pip installs it, in a venv (d
 the comparison"). Where the python3 running it lacks torch but the system's /usr/bin/python3 has it (Debian's
 python3-torch, PyTorch 1.13), the script re-runs itself with that one.
 """
+import argparse
 import json
 import os
 import statistics
@@ -223,7 +224,6 @@ def single_ops(threads, quick):
 
 def parse(argv):
     """The command line; --help prints the usage, a bad flag or thread count exits 2 naming it."""
-    import argparse
     p = argparse.ArgumentParser(prog="workloads.py", description="DESIGN.md's workloads W1-W13 in PyTorch, "
                                 "as JSON on stdout with the keys of `./jgrad bench --json`.")
     p.add_argument("--threads", default=None, metavar="1,2",

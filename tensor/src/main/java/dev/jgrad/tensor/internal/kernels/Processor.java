@@ -83,7 +83,7 @@ public record Processor(String model, int l1dBytes, int l2Bytes, int cores, int 
     }
 
     /** The value of the first line {@code name<tabs or spaces>: value} in {@code cpu}, spaces collapsed, or null. */
-    static String field(String cpu, String name) {
+    private static String field(String cpu, String name) {
         if (cpu != null) {
             for (String line : cpu.split("\n")) {
                 int colon = line.indexOf(':');
