@@ -27,19 +27,31 @@ final class VectorExpm1 {
     /** ln 2 as the sum of two doubles. */
     private static final double LN2_HI = 0x1.62e42fefa39efp-1;
     private static final double LN2_LO = 0x1.abc9e3b39803fp-56;
-    /** 1/n! for n = 2..13: the Taylor coefficients after the linear term, as doubles and as vectors. */
+    /** 1/n! for n = 2..13: the Taylor coefficients after the linear term. */
     private static final double[] C = new double[14];
-    private static final DoubleVector[] V_C = new DoubleVector[C.length];
 
     static {
         double f = 1;
         for (int n = 1; n < C.length; n++) {
             f *= n;
             C[n] = 1 / f;
-            V_C[n] = DoubleVector.broadcast(D, C[n]);
         }
     }
 
+    // The coefficients as vectors, each a constant of its own: read from an array of vectors inside the loop, every
+    // step of the polynomial loaded its vector again, which took half the loop's time.
+    private static final DoubleVector V_C2 = DoubleVector.broadcast(D, C[2]);
+    private static final DoubleVector V_C3 = DoubleVector.broadcast(D, C[3]);
+    private static final DoubleVector V_C4 = DoubleVector.broadcast(D, C[4]);
+    private static final DoubleVector V_C5 = DoubleVector.broadcast(D, C[5]);
+    private static final DoubleVector V_C6 = DoubleVector.broadcast(D, C[6]);
+    private static final DoubleVector V_C7 = DoubleVector.broadcast(D, C[7]);
+    private static final DoubleVector V_C8 = DoubleVector.broadcast(D, C[8]);
+    private static final DoubleVector V_C9 = DoubleVector.broadcast(D, C[9]);
+    private static final DoubleVector V_C10 = DoubleVector.broadcast(D, C[10]);
+    private static final DoubleVector V_C11 = DoubleVector.broadcast(D, C[11]);
+    private static final DoubleVector V_C12 = DoubleVector.broadcast(D, C[12]);
+    private static final DoubleVector V_C13 = DoubleVector.broadcast(D, C[13]);
     private static final DoubleVector V_LN2_HI = DoubleVector.broadcast(D, LN2_HI);
     private static final DoubleVector V_LN2_LO = DoubleVector.broadcast(D, LN2_LO);
 
@@ -55,39 +67,59 @@ final class VectorExpm1 {
         }
     }
 
-    /** e^x - 1 of n elements, through {@link DoubleLanes}'s arrays (the loads and stores as {@link VectorTrig} writes them). */
+    /**
+     * e^x - 1 of n elements, through {@link DoubleLanes}'s arrays (the loads and stores as {@link VectorTrig} writes them),
+     * two vectors a step: one vector's polynomial is a chain of dependent multiply-adds, and two side by side keep the
+     * processor's units busy.
+     */
     private static void block(float[] a, int ao, float[] o, int oo, double[] d, int n) {
         int h = D.length();
-        for (int i = 0; i < n; i += h) {
-            DoubleVector x = VectorMath.SECOND_SHAPE ? (DoubleVector) FloatVector.fromArray(HALF, a, ao + i).convertShape(VectorOperators.F2D, D, 0)
+        int i = 0;
+        for (; i + 2 * h <= n; i += 2 * h) {
+            DoubleVector x0 = VectorMath.SECOND_SHAPE ? (DoubleVector) FloatVector.fromArray(HALF, a, ao + i).convertShape(VectorOperators.F2D, D, 0)
                     : DoubleVector.fromArray(D, d, i);
-            if (x.abs().compare(VectorOperators.GT, BOUND).anyTrue()) {
-                for (int k = 0; k < h; k++) {
-                    DoubleLanes.put(expm1(DoubleLanes.element(a, ao, d, i + k)), o, oo, d, i + k);
-                }
+            DoubleVector x1 = VectorMath.SECOND_SHAPE ? (DoubleVector) FloatVector.fromArray(HALF, a, ao + i + h).convertShape(VectorOperators.F2D, D, 0)
+                    : DoubleVector.fromArray(D, d, i + h);
+            if (x0.abs().compare(VectorOperators.GT, BOUND).or(x1.abs().compare(VectorOperators.GT, BOUND)).anyTrue()) {
+                scalar(a, ao, o, oo, d, i, 2 * h);
                 continue;
             }
-            DoubleVector t = x.fma(INV_LN2, MAGIC);
-            DoubleVector negK = t.sub(MAGIC).neg();
-            DoubleVector r = negK.fma(V_LN2_HI, x);
-            r = negK.fma(V_LN2_LO, r);
-            DoubleVector q = r.fma(V_C[13], V_C[12]);
-            for (int c = 11; c >= 2; c--) {
-                q = q.fma(r, V_C[c]);
-            }
-            DoubleVector p = r.mul(r).fma(q, r);
-            // 2^k from k's low bits in t (k + 1023 in the exponent field).
-            LongVector k = t.reinterpretAsLongs().sub(Double.doubleToRawLongBits(MAGIC));
-            DoubleVector scale = k.add(1023L).lanewise(VectorOperators.LSHL, 52).reinterpretAsDoubles();
-            DoubleVector res = scale.fma(p, scale.sub(1.0));
-            // e^-0 - 1 is -0, where r + (+0) gives +0.
-            res = res.blend(x, x.compare(VectorOperators.EQ, 0.0));
+            DoubleVector r0 = vector(x0);
+            DoubleVector r1 = vector(x1);
             if (VectorMath.SECOND_SHAPE) {
-                ((FloatVector) res.convertShape(VectorOperators.D2F, HALF, 0)).intoArray(o, oo + i);
+                ((FloatVector) r0.convertShape(VectorOperators.D2F, HALF, 0)).intoArray(o, oo + i);
+                ((FloatVector) r1.convertShape(VectorOperators.D2F, HALF, 0)).intoArray(o, oo + i + h);
             } else {
-                res.intoArray(d, i);
+                r0.intoArray(d, i);
+                r1.intoArray(d, i + h);
             }
         }
+        // n is a whole number of float vectors, so of double pairs; a remainder would take the scalar formula.
+        scalar(a, ao, o, oo, d, i, n - i);
+    }
+
+    /** Elements [i, i + count) by {@link #expm1(float)}. */
+    private static void scalar(float[] a, int ao, float[] o, int oo, double[] d, int i, int count) {
+        for (int k = i; k < i + count; k++) {
+            DoubleLanes.put(expm1(DoubleLanes.element(a, ao, d, k)), o, oo, d, k);
+        }
+    }
+
+    /** e^x - 1 of a vector whose lanes are all within {@link #BOUND}: {@link #expm1(float)}'s operations, lane by lane. */
+    private static DoubleVector vector(DoubleVector x) {
+        DoubleVector t = x.fma(INV_LN2, MAGIC);
+        DoubleVector negK = t.sub(MAGIC).neg();
+        DoubleVector r = negK.fma(V_LN2_HI, x);
+        r = negK.fma(V_LN2_LO, r);
+        DoubleVector q = r.fma(V_C13, V_C12).fma(r, V_C11).fma(r, V_C10).fma(r, V_C9).fma(r, V_C8).fma(r, V_C7).fma(r, V_C6)
+                .fma(r, V_C5).fma(r, V_C4).fma(r, V_C3).fma(r, V_C2);
+        DoubleVector p = r.mul(r).fma(q, r);
+        // 2^k from k's low bits in t (k + 1023 in the exponent field).
+        LongVector k = t.reinterpretAsLongs().sub(Double.doubleToRawLongBits(MAGIC));
+        DoubleVector scale = k.add(1023L).lanewise(VectorOperators.LSHL, 52).reinterpretAsDoubles();
+        DoubleVector res = scale.fma(p, scale.sub(1.0));
+        // e^-0 - 1 is -0, where r + (+0) gives +0.
+        return res.blend(x, x.compare(VectorOperators.EQ, 0.0));
     }
 
     /** One element of {@link #loop}, by the same operations in the same order. */
