@@ -309,7 +309,7 @@ public final class BenchRunner {
      */
     static String[] jvmArgs(int threads, String extra, int jdkFeature) {
         java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of("--add-modules", "jdk.incubator.vector",
-                "-XX:PerMethodTrapLimit=10000", "-Xms2g", "-Xmx2g", "-Xmn128m", "-XX:+UseParallelGC",
+                "-XX:PerMethodTrapLimit=10000", "-XX:Tier3DelayOn=100000", "-Xms2g", "-Xmx2g", "-Xmn128m", "-XX:+UseParallelGC",
                 "-Djgrad.threads=" + threads));
         if (jdkFeature >= 23) {
             args.add("--sun-misc-unsafe-memory-access=allow");

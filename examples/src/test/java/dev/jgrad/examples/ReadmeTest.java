@@ -192,13 +192,13 @@ class ReadmeTest {
     void theStarterSetsTheJvmFlags() throws Exception {
         String pom = Files.readString(starter("pom.xml"));
         for (String flag : new String[] {"<release>17</release>", "<argument>jdk.incubator.vector</argument>",
-            "<argument>-XX:PerMethodTrapLimit=10000</argument>", "<argument>-XX:+UseParallelGC</argument>",
+            "<argument>-XX:PerMethodTrapLimit=10000</argument>", "<argument>-XX:Tier3DelayOn=100000</argument>", "<argument>-XX:+UseParallelGC</argument>",
             "<argument>-Xmn128m</argument>", "<artifactId>jgrad-train</artifactId>", "<argument>${project.build.directory}/runs/own</argument>"}) {
             assertTrue(pom.contains(flag), "the starter's pom.xml lacks " + flag);
         }
         Path launcher = Files.exists(Path.of("..", "jgrad")) ? Path.of("..", "jgrad") : Path.of("jgrad");
         String script = Files.readString(launcher);
-        assertTrue(script.contains("--add-modules jdk.incubator.vector -XX:PerMethodTrapLimit=10000 -XX:+UseParallelGC $YOUNG")
+        assertTrue(script.contains("--add-modules jdk.incubator.vector -XX:PerMethodTrapLimit=10000 -XX:Tier3DelayOn=100000 -XX:+UseParallelGC $YOUNG")
                 && script.contains("YOUNG=\"-Xmn128m\""), "the launcher's flags changed: change the starter's pom.xml with them");
     }
 

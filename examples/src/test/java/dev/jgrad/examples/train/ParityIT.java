@@ -65,7 +65,7 @@ class ParityIT {
     /** Runs {@code jgrad COMMAND} in a child JVM {@code java} with the launcher's flags and {@code more} of its own. */
     private static void jgrad(Path java, String name, List<String> more, List<String> command) throws Exception {
         List<String> cmd = new ArrayList<>(List.of(java.toString(), "--add-modules", "jdk.incubator.vector", "-XX:PerMethodTrapLimit=10000",
-                "-XX:+UseParallelGC", "-Djava.awt.headless=true"));
+                "-XX:Tier3DelayOn=100000", "-XX:+UseParallelGC", "-Djava.awt.headless=true"));
         cmd.addAll(more);
         cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), Main.class.getName()));
         cmd.addAll(command);
