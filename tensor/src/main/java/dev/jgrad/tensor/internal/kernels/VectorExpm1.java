@@ -68,58 +68,40 @@ final class VectorExpm1 {
     }
 
     /**
-     * e^x - 1 of n elements, through {@link DoubleLanes}'s arrays (the loads and stores as {@link VectorTrig} writes them),
-     * two vectors a step: one vector's polynomial is a chain of dependent multiply-adds, and two side by side keep the
-     * processor's units busy.
+     * e^x - 1 of n elements, through {@link DoubleLanes}'s arrays (the loads and stores as {@link VectorTrig} writes them).
+     * The polynomial is written out in the loop with each coefficient a constant of its own (see the fields above); no
+     * vector is passed to a method, which C2 would box wherever it left the method uninlined.
      */
     private static void block(float[] a, int ao, float[] o, int oo, double[] d, int n) {
         int h = D.length();
-        int i = 0;
-        for (; i + 2 * h <= n; i += 2 * h) {
-            DoubleVector x0 = VectorMath.SECOND_SHAPE ? (DoubleVector) FloatVector.fromArray(HALF, a, ao + i).convertShape(VectorOperators.F2D, D, 0)
+        for (int i = 0; i < n; i += h) {
+            DoubleVector x = VectorMath.SECOND_SHAPE ? (DoubleVector) FloatVector.fromArray(HALF, a, ao + i).convertShape(VectorOperators.F2D, D, 0)
                     : DoubleVector.fromArray(D, d, i);
-            DoubleVector x1 = VectorMath.SECOND_SHAPE ? (DoubleVector) FloatVector.fromArray(HALF, a, ao + i + h).convertShape(VectorOperators.F2D, D, 0)
-                    : DoubleVector.fromArray(D, d, i + h);
-            if (x0.abs().compare(VectorOperators.GT, BOUND).or(x1.abs().compare(VectorOperators.GT, BOUND)).anyTrue()) {
-                scalar(a, ao, o, oo, d, i, 2 * h);
+            if (x.abs().compare(VectorOperators.GT, BOUND).anyTrue()) {
+                for (int k = 0; k < h; k++) {
+                    DoubleLanes.put(expm1(DoubleLanes.element(a, ao, d, i + k)), o, oo, d, i + k);
+                }
                 continue;
             }
-            DoubleVector r0 = vector(x0);
-            DoubleVector r1 = vector(x1);
+            DoubleVector t = x.fma(INV_LN2, MAGIC);
+            DoubleVector negK = t.sub(MAGIC).neg();
+            DoubleVector r = negK.fma(V_LN2_HI, x);
+            r = negK.fma(V_LN2_LO, r);
+            DoubleVector q = r.fma(V_C13, V_C12).fma(r, V_C11).fma(r, V_C10).fma(r, V_C9).fma(r, V_C8).fma(r, V_C7).fma(r, V_C6)
+                    .fma(r, V_C5).fma(r, V_C4).fma(r, V_C3).fma(r, V_C2);
+            DoubleVector p = r.mul(r).fma(q, r);
+            // 2^k from k's low bits in t (k + 1023 in the exponent field).
+            LongVector k = t.reinterpretAsLongs().sub(Double.doubleToRawLongBits(MAGIC));
+            DoubleVector scale = k.add(1023L).lanewise(VectorOperators.LSHL, 52).reinterpretAsDoubles();
+            DoubleVector res = scale.fma(p, scale.sub(1.0));
+            // e^-0 - 1 is -0, where r + (+0) gives +0.
+            res = res.blend(x, x.compare(VectorOperators.EQ, 0.0));
             if (VectorMath.SECOND_SHAPE) {
-                ((FloatVector) r0.convertShape(VectorOperators.D2F, HALF, 0)).intoArray(o, oo + i);
-                ((FloatVector) r1.convertShape(VectorOperators.D2F, HALF, 0)).intoArray(o, oo + i + h);
+                ((FloatVector) res.convertShape(VectorOperators.D2F, HALF, 0)).intoArray(o, oo + i);
             } else {
-                r0.intoArray(d, i);
-                r1.intoArray(d, i + h);
+                res.intoArray(d, i);
             }
         }
-        // n is a whole number of float vectors, so of double pairs; a remainder would take the scalar formula.
-        scalar(a, ao, o, oo, d, i, n - i);
-    }
-
-    /** Elements [i, i + count) by {@link #expm1(float)}. */
-    private static void scalar(float[] a, int ao, float[] o, int oo, double[] d, int i, int count) {
-        for (int k = i; k < i + count; k++) {
-            DoubleLanes.put(expm1(DoubleLanes.element(a, ao, d, k)), o, oo, d, k);
-        }
-    }
-
-    /** e^x - 1 of a vector whose lanes are all within {@link #BOUND}: {@link #expm1(float)}'s operations, lane by lane. */
-    private static DoubleVector vector(DoubleVector x) {
-        DoubleVector t = x.fma(INV_LN2, MAGIC);
-        DoubleVector negK = t.sub(MAGIC).neg();
-        DoubleVector r = negK.fma(V_LN2_HI, x);
-        r = negK.fma(V_LN2_LO, r);
-        DoubleVector q = r.fma(V_C13, V_C12).fma(r, V_C11).fma(r, V_C10).fma(r, V_C9).fma(r, V_C8).fma(r, V_C7).fma(r, V_C6)
-                .fma(r, V_C5).fma(r, V_C4).fma(r, V_C3).fma(r, V_C2);
-        DoubleVector p = r.mul(r).fma(q, r);
-        // 2^k from k's low bits in t (k + 1023 in the exponent field).
-        LongVector k = t.reinterpretAsLongs().sub(Double.doubleToRawLongBits(MAGIC));
-        DoubleVector scale = k.add(1023L).lanewise(VectorOperators.LSHL, 52).reinterpretAsDoubles();
-        DoubleVector res = scale.fma(p, scale.sub(1.0));
-        // e^-0 - 1 is -0, where r + (+0) gives +0.
-        return res.blend(x, x.compare(VectorOperators.EQ, 0.0));
     }
 
     /** One element of {@link #loop}, by the same operations in the same order. */
