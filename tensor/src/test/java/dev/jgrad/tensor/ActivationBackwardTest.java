@@ -1,7 +1,6 @@
 package dev.jgrad.tensor;
 
 import dev.jgrad.tensor.internal.kernels.Tuning;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -11,13 +10,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class ActivationBackwardTest {
-    private final int threadsBefore = Backend.threads();
-
-    @AfterEach
-    void restoreThreads() {
-        Backend.setThreads(threadsBefore);
-    }
-
     private enum Act {
         SIGMOID, TANH, SILU;
 

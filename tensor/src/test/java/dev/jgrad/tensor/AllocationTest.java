@@ -53,6 +53,7 @@ class AllocationTest {
     }
 
     @Test
+    @org.junit.jupiter.api.extension.ExtendWith(AllThreads.class)
     void broadcastOpsAllocateOnlyTheirResult() {
         assertTrue(THREADS.isThreadAllocatedMemorySupported() && THREADS.isThreadAllocatedMemoryEnabled());
         Generator g = new Generator(4);
@@ -60,21 +61,16 @@ class AllocationTest {
         Tensor q = Tensor.randn(g, 1, 256, 64);
         Tensor x = Tensor.randn(g, 1024, 1024);
         Tensor v = Tensor.randn(g, 1024);
-        int before = Backend.threads();
-        try {
-            for (int threads : new int[] {1, 2}) {
-                Backend.setThreads(threads);
-                long result = 4L * 256 * 256 * 64;
-                long outer = bytesAllocatedBy(result, () -> p.sub(q));
-                assertTrue(outer >= result && outer < result + BOOKKEEPING,
-                        "(256,1,64) - (1,256,64) with " + threads + " thread(s) allocated " + outer + " bytes; its result is " + result + JIT_FLAGS);
-                long addResult = 4L * 1024 * 1024;
-                long add = bytesAllocatedBy(addResult, () -> x.add(v));
-                assertTrue(add >= addResult && add < addResult + BOOKKEEPING,
-                        "(1024,1024) + (1024,) with " + threads + " thread(s) allocated " + add + " bytes; its result is " + addResult + JIT_FLAGS);
-            }
-        } finally {
-            Backend.setThreads(before);
+        for (int threads : new int[] {1, 2}) {
+            Backend.setThreads(threads);
+            long result = 4L * 256 * 256 * 64;
+            long outer = bytesAllocatedBy(result, () -> p.sub(q));
+            assertTrue(outer >= result && outer < result + BOOKKEEPING,
+                    "(256,1,64) - (1,256,64) with " + threads + " thread(s) allocated " + outer + " bytes; its result is " + result + JIT_FLAGS);
+            long addResult = 4L * 1024 * 1024;
+            long add = bytesAllocatedBy(addResult, () -> x.add(v));
+            assertTrue(add >= addResult && add < addResult + BOOKKEEPING,
+                    "(1024,1024) + (1024,) with " + threads + " thread(s) allocated " + add + " bytes; its result is " + addResult + JIT_FLAGS);
         }
     }
 
@@ -97,6 +93,7 @@ class AllocationTest {
     }
 
     @Test
+    @org.junit.jupiter.api.extension.ExtendWith(AllThreads.class)
     void rowReductionsAllocateOnlyTheirResult() {
         Generator g = new Generator(6);
         Tensor x = Tensor.randn(g, 700, 300);
@@ -111,15 +108,10 @@ class AllocationTest {
         // JVMs (4 of 8 JMH forks) without the build's -XX:Tier3DelayOn (docs/performance.md, "JVM flags").
         Tensor y = x.softmax(-1);
         Tensor grad = Tensor.randn(g, 700, 300);
-        int before = Backend.threads();
-        try {
-            Backend.setThreads(1);
-            long backward = bytesAllocatedBy(softmaxResult, () -> Tensor.softmaxBackward(grad, y, -1));
-            assertTrue(backward >= softmaxResult && backward < softmaxResult + BOOKKEEPING,
-                    "softmax's backward over the rows of (700,300) at one thread allocated " + backward + " bytes; its result is "
-                            + softmaxResult + JIT_FLAGS);
-        } finally {
-            Backend.setThreads(before);
-        }
+        Backend.setThreads(1);
+        long backward = bytesAllocatedBy(softmaxResult, () -> Tensor.softmaxBackward(grad, y, -1));
+        assertTrue(backward >= softmaxResult && backward < softmaxResult + BOOKKEEPING,
+                "softmax's backward over the rows of (700,300) at one thread allocated " + backward + " bytes; its result is "
+                        + softmaxResult + JIT_FLAGS);
     }
 }

@@ -20,17 +20,13 @@ class BackendTest {
     }
 
     @Test
+    @org.junit.jupiter.api.extension.ExtendWith(AllThreads.class)
     void threadsAreAtLeastOne() {
-        int before = Backend.threads();
-        try {
-            Backend.setThreads(3);
-            assertEquals(3, Backend.threads());
-            assertThrows(IllegalArgumentException.class, () -> Backend.setThreads(0));
-            assertThrows(IllegalArgumentException.class, () -> Backend.setThreads(100_000), "a mistyped count starts no thousands of threads");
-            Backend.setThreads(Backend.maxThreads());
-            assertEquals(Backend.maxThreads(), Backend.threads());
-        } finally {
-            Backend.setThreads(before);
-        }
+        Backend.setThreads(3);
+        assertEquals(3, Backend.threads());
+        assertThrows(IllegalArgumentException.class, () -> Backend.setThreads(0));
+        assertThrows(IllegalArgumentException.class, () -> Backend.setThreads(100_000), "a mistyped count starts no thousands of threads");
+        Backend.setThreads(Backend.maxThreads());
+        assertEquals(Backend.maxThreads(), Backend.threads());
     }
 }

@@ -115,34 +115,30 @@ class ElementwiseTest {
     }
 
     @Test
+    @org.junit.jupiter.api.extension.ExtendWith(AllThreads.class)
     void broadcastRunsOfShortRowsMatchElementByElementWhereverTheThreadsSplitThem() {
         // 555 rows of 300, in runs of 5 along dim 2: two threads split the rows in the middle of a run.
         Generator g = new Generator(31);
         Tensor p = Tensor.randn(g, 3, 37, 1, 300);
         Tensor q = Tensor.randn(g, 300, 5, 37).permute(2, 1, 0).unsqueeze(0);
-        int before = Backend.threads();
-        try {
-            for (int threads : new int[] {1, 2}) {
-                Backend.setThreads(threads);
-                float[] got = p.sub(q).toFloatArray();
-                float[] pv = p.toFloatArray();
-                float[] qv = q.contiguous().toFloatArray();
-                int i = 0;
-                for (int a = 0; a < 3; a++) {
-                    for (int b = 0; b < 37; b++) {
-                        for (int c = 0; c < 5; c++) {
-                            for (int d = 0; d < 300; d++) {
-                                float want = pv[(a * 37 + b) * 300 + d] - qv[(b * 5 + c) * 300 + d];
-                                assertEquals(want, got[i++], 0f, "threads " + threads + " at " + a + "," + b + "," + c + "," + d);
-                            }
+        for (int threads : new int[] {1, 2}) {
+            Backend.setThreads(threads);
+            float[] got = p.sub(q).toFloatArray();
+            float[] pv = p.toFloatArray();
+            float[] qv = q.contiguous().toFloatArray();
+            int i = 0;
+            for (int a = 0; a < 3; a++) {
+                for (int b = 0; b < 37; b++) {
+                    for (int c = 0; c < 5; c++) {
+                        for (int d = 0; d < 300; d++) {
+                            float want = pv[(a * 37 + b) * 300 + d] - qv[(b * 5 + c) * 300 + d];
+                            assertEquals(want, got[i++], 0f, "threads " + threads + " at " + a + "," + b + "," + c + "," + d);
                         }
                     }
                 }
-                float[] contiguous = p.sub(q.contiguous()).toFloatArray();
-                assertArrayEquals(contiguous, got, "a strided operand gives the values of its contiguous copy");
             }
-        } finally {
-            Backend.setThreads(before);
+            float[] contiguous = p.sub(q.contiguous()).toFloatArray();
+            assertArrayEquals(contiguous, got, "a strided operand gives the values of its contiguous copy");
         }
     }
 }

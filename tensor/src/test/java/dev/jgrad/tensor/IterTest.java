@@ -1,7 +1,6 @@
 package dev.jgrad.tensor;
 
 import dev.jgrad.tensor.internal.kernels.Tuning;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -13,13 +12,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class IterTest {
-    private final int threadsBefore = Backend.threads();
-
-    @AfterEach
-    void restoreThreads() {
-        Backend.setThreads(threadsBefore);
-    }
-
     /**
      * Operands laid out alike (an in-place op on contiguous tensors) merge into one row; a large one is still shared
      * among the threads, in pieces that cover it once, each operand's offset at its own stride.

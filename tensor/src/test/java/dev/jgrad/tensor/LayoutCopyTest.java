@@ -88,22 +88,17 @@ class LayoutCopyTest {
         // Past the size from which a copy is split across the threads; rows a multiple of neither 16 nor 8.
         Tensor x = Tensor.randn(new Generator(8), 517, 263);
         Tensor q = Tensor.randn(new Generator(9), 5, 33, 61, 7);
-        int before = Backend.threads();
-        try {
-            Backend.setThreads(1);
-            float[][] one = {x.t().contiguous().toFloatArray(), x.flip(1).toFloatArray(), q.permute(0, 2, 1, 3).contiguous().toFloatArray(),
-                             x.clone().toFloatArray()};
-            Backend.setThreads(2);
-            float[][] two = {x.t().contiguous().toFloatArray(), x.flip(1).toFloatArray(), q.permute(0, 2, 1, 3).contiguous().toFloatArray(),
-                             x.clone().toFloatArray()};
-            for (int k = 0; k < one.length; k++) {
-                assertArrayEquals(one[k], two[k], 0f, "copy " + k);
-            }
-            assertSameElements(x.t(), x.t().contiguous(), "a large transpose on two threads");
-            assertSameElements(q.permute(0, 2, 1, 3), q.permute(0, 2, 1, 3).contiguous(), "a large permute on two threads");
-            assertSameElements(x, x.clone(), "a large clone on two threads");
-        } finally {
-            Backend.setThreads(before);
+        Backend.setThreads(1);
+        float[][] one = {x.t().contiguous().toFloatArray(), x.flip(1).toFloatArray(), q.permute(0, 2, 1, 3).contiguous().toFloatArray(),
+                         x.clone().toFloatArray()};
+        Backend.setThreads(2);
+        float[][] two = {x.t().contiguous().toFloatArray(), x.flip(1).toFloatArray(), q.permute(0, 2, 1, 3).contiguous().toFloatArray(),
+                         x.clone().toFloatArray()};
+        for (int k = 0; k < one.length; k++) {
+            assertArrayEquals(one[k], two[k], 0f, "copy " + k);
         }
+        assertSameElements(x.t(), x.t().contiguous(), "a large transpose on two threads");
+        assertSameElements(q.permute(0, 2, 1, 3), q.permute(0, 2, 1, 3).contiguous(), "a large permute on two threads");
+        assertSameElements(x, x.clone(), "a large clone on two threads");
     }
 }

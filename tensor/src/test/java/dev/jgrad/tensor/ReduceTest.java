@@ -58,32 +58,28 @@ class ReduceTest {
      * on one thread and on two (rows long enough to split), agree with a double reference and with each other bit for bit.
      */
     @Test
+    @org.junit.jupiter.api.extension.ExtendWith(AllThreads.class)
     void lastDimSumsOfStridedFloatViewsMatchADoubleReference() {
         Tensor base = Tensor.randn(new Generator(11), 6, 70, 1100);
         Tensor x = base.slice(0, 1, 6, 2).slice(2, 3, 1100, 1);
-        int before = Backend.threads();
-        try {
-            Tensor[][] got = new Tensor[2][];
-            for (int threads = 1; threads <= 2; threads++) {
-                Backend.setThreads(threads);
-                got[threads - 1] = new Tensor[] {x.sum(new int[] {2}, true), x.mean(new int[] {-1}, false)};
-            }
-            assertArrayEquals(new int[] {3, 70, 1}, got[0][0].shape());
-            assertArrayEquals(new int[] {3, 70}, got[0][1].shape());
-            for (int i = 0; i < 3; i++) {
-                for (int j = 0; j < 70; j++) {
-                    double want = 0;
-                    for (int k = 0; k < 1097; k++) {
-                        want += x.getDouble(i, j, k);
-                    }
-                    assertEquals(want, got[0][0].getDouble(i, j, 0), 1e-3, "sum of row " + i + ", " + j);
-                    assertEquals(want / 1097, got[0][1].getDouble(i, j), 1e-6, "mean of row " + i + ", " + j);
-                    assertEquals(got[0][0].getDouble(i, j, 0), got[1][0].getDouble(i, j, 0), 0.0, "two threads' sum");
-                    assertEquals(got[0][1].getDouble(i, j), got[1][1].getDouble(i, j), 0.0, "two threads' mean");
+        Tensor[][] got = new Tensor[2][];
+        for (int threads = 1; threads <= 2; threads++) {
+            Backend.setThreads(threads);
+            got[threads - 1] = new Tensor[] {x.sum(new int[] {2}, true), x.mean(new int[] {-1}, false)};
+        }
+        assertArrayEquals(new int[] {3, 70, 1}, got[0][0].shape());
+        assertArrayEquals(new int[] {3, 70}, got[0][1].shape());
+        for (int i = 0; i < 3; i++) {
+            for (int j = 0; j < 70; j++) {
+                double want = 0;
+                for (int k = 0; k < 1097; k++) {
+                    want += x.getDouble(i, j, k);
                 }
+                assertEquals(want, got[0][0].getDouble(i, j, 0), 1e-3, "sum of row " + i + ", " + j);
+                assertEquals(want / 1097, got[0][1].getDouble(i, j), 1e-6, "mean of row " + i + ", " + j);
+                assertEquals(got[0][0].getDouble(i, j, 0), got[1][0].getDouble(i, j, 0), 0.0, "two threads' sum");
+                assertEquals(got[0][1].getDouble(i, j), got[1][1].getDouble(i, j), 0.0, "two threads' mean");
             }
-        } finally {
-            Backend.setThreads(before);
         }
     }
 
@@ -199,38 +195,33 @@ class ReduceTest {
         Tensor base = Tensor.randn(new Generator(17), n + 3);
         Tensor x = base.narrow(0, 3, n);
         float[] v = x.toFloatArray();
-        int before = Backend.threads();
-        try {
-            for (int plant = 0; plant < 4; plant++) {
-                float[] w = v.clone();
-                if (plant == 1) {
-                    java.util.Arrays.fill(w, -1f);
-                    w[n - 7] = 0f;
-                    w[n / 3] = -0f;
-                } else if (plant == 2) {
-                    w[n - 2] = Float.NaN;
-                } else if (plant == 3) {
-                    w[5] = Float.NaN;
-                    w[n / 2 + 1] = Float.POSITIVE_INFINITY;
-                }
-                Tensor t = Tensor.of(w, n);
-                float max = Float.NEGATIVE_INFINITY;
-                float min = Float.POSITIVE_INFINITY;
-                for (float f : w) {
-                    max = Math.max(max, f);
-                    min = Math.min(min, f);
-                }
-                for (int threads = 1; threads <= 2; threads++) {
-                    Backend.setThreads(threads);
-                    assertEquals(Float.floatToRawIntBits(max), Float.floatToRawIntBits((float) t.amax().item()), "amax, plant " + plant + ", " + threads + " thread(s)");
-                    assertEquals(Float.floatToRawIntBits(min), Float.floatToRawIntBits((float) t.amin().item()), "amin, plant " + plant + ", " + threads + " thread(s)");
-                }
+        for (int plant = 0; plant < 4; plant++) {
+            float[] w = v.clone();
+            if (plant == 1) {
+                java.util.Arrays.fill(w, -1f);
+                w[n - 7] = 0f;
+                w[n / 3] = -0f;
+            } else if (plant == 2) {
+                w[n - 2] = Float.NaN;
+            } else if (plant == 3) {
+                w[5] = Float.NaN;
+                w[n / 2 + 1] = Float.POSITIVE_INFINITY;
             }
-            Backend.setThreads(2);
-            assertEquals(Float.floatToRawIntBits(x.contiguous().amax().toFloatArray()[0]), Float.floatToRawIntBits(x.amax().toFloatArray()[0]));
-        } finally {
-            Backend.setThreads(before);
+            Tensor t = Tensor.of(w, n);
+            float max = Float.NEGATIVE_INFINITY;
+            float min = Float.POSITIVE_INFINITY;
+            for (float f : w) {
+                max = Math.max(max, f);
+                min = Math.min(min, f);
+            }
+            for (int threads = 1; threads <= 2; threads++) {
+                Backend.setThreads(threads);
+                assertEquals(Float.floatToRawIntBits(max), Float.floatToRawIntBits((float) t.amax().item()), "amax, plant " + plant + ", " + threads + " thread(s)");
+                assertEquals(Float.floatToRawIntBits(min), Float.floatToRawIntBits((float) t.amin().item()), "amin, plant " + plant + ", " + threads + " thread(s)");
+            }
         }
+        Backend.setThreads(2);
+        assertEquals(Float.floatToRawIntBits(x.contiguous().amax().toFloatArray()[0]), Float.floatToRawIntBits(x.amax().toFloatArray()[0]));
     }
 
     @Test
@@ -240,17 +231,12 @@ class ReduceTest {
         // storage offset, and enough elements that several threads share the rows (and overlap the
         // result's allocation with the rows' statistics).
         Tensor x = Tensor.randn(new Generator(9), 98, 515).mul(Tensor.scalar(6.0, DType.FLOAT32)).narrow(0, 1, 97);
-        int before = Backend.threads();
-        try {
-            Backend.setThreads(1);
-            float[] p1 = x.softmax(-1).toFloatArray();
-            float[] l1 = x.logSoftmax(1).toFloatArray();
-            Backend.setThreads(2);
-            assertArrayEquals(p1, x.softmax(-1).toFloatArray(), 0f);
-            assertArrayEquals(l1, x.logSoftmax(1).toFloatArray(), 0f);
-        } finally {
-            Backend.setThreads(before);
-        }
+        Backend.setThreads(1);
+        float[] p1 = x.softmax(-1).toFloatArray();
+        float[] l1 = x.logSoftmax(1).toFloatArray();
+        Backend.setThreads(2);
+        assertArrayEquals(p1, x.softmax(-1).toFloatArray(), 0f);
+        assertArrayEquals(l1, x.logSoftmax(1).toFloatArray(), 0f);
         float[] p = x.softmax(-1).toFloatArray();
         float[] xv = x.toFloatArray();
         for (int r = 0; r < 97; r += 24) {

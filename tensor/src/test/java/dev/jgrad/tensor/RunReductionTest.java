@@ -152,25 +152,20 @@ class RunReductionTest {
     @org.junit.jupiter.api.extension.ExtendWith(AllThreads.class)
     void columnSumsAreTheSameOnOneThreadAndOnTwo() {
         Tensor x = Tensor.randn(new Generator(21), 301, 517);
-        int before = Backend.threads();
-        try {
-            Backend.setThreads(1);
-            float[] sum1 = x.sum(0, false).toFloatArray();
-            float[] mean1 = x.mean(new int[] {0}, true).toFloatArray();
-            Backend.setThreads(2);
-            float[] sum2 = x.sum(0, false).toFloatArray();
-            org.junit.jupiter.api.Assertions.assertArrayEquals(sum1, sum2, 0f, "sum over dim 0");
-            org.junit.jupiter.api.Assertions.assertArrayEquals(mean1, x.mean(new int[] {0}, true).toFloatArray(), 0f, "mean over dim 0");
-            for (int c = 0; c < 517; c++) {
-                double want = 0;
-                for (int r = 0; r < 301; r++) {
-                    want += x.getDouble(r, c);
-                }
-                assertEquals(want, sum2[c], 1e-4, "column " + c);
-                assertEquals(want / 301, mean1[c], 1e-6, "mean of column " + c);
+        Backend.setThreads(1);
+        float[] sum1 = x.sum(0, false).toFloatArray();
+        float[] mean1 = x.mean(new int[] {0}, true).toFloatArray();
+        Backend.setThreads(2);
+        float[] sum2 = x.sum(0, false).toFloatArray();
+        org.junit.jupiter.api.Assertions.assertArrayEquals(sum1, sum2, 0f, "sum over dim 0");
+        org.junit.jupiter.api.Assertions.assertArrayEquals(mean1, x.mean(new int[] {0}, true).toFloatArray(), 0f, "mean over dim 0");
+        for (int c = 0; c < 517; c++) {
+            double want = 0;
+            for (int r = 0; r < 301; r++) {
+                want += x.getDouble(r, c);
             }
-        } finally {
-            Backend.setThreads(before);
+            assertEquals(want, sum2[c], 1e-4, "column " + c);
+            assertEquals(want / 301, mean1[c], 1e-6, "mean of column " + c);
         }
     }
 }

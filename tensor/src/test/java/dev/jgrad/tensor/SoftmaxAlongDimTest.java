@@ -1,6 +1,5 @@
 package dev.jgrad.tensor;
 
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -13,13 +12,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * the same bits on one thread and on two.
  */
 class SoftmaxAlongDimTest {
-    private final int threadsBefore = Backend.threads();
-
-    @AfterEach
-    void restoreThreads() {
-        Backend.setThreads(threadsBefore);
-    }
-
     /**
      * Within float rounding of the last-dim path on the same numbers: its short rows take Math.exp where the columns'
      * runs take the vector exp (within 2 ulp of it), and its sums add the same terms in another order. A log-softmax near

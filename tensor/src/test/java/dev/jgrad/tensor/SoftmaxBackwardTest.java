@@ -1,7 +1,6 @@
 package dev.jgrad.tensor;
 
 import dev.jgrad.tensor.internal.kernels.Tuning;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -11,13 +10,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class SoftmaxBackwardTest {
-    private final int threadsBefore = Backend.threads();
-
-    @AfterEach
-    void restoreThreads() {
-        Backend.setThreads(threadsBefore);
-    }
-
     /** The four ops the one pass stands for, as autograd wrote them: its definition, bit for bit. */
     private static Tensor byOps(Tensor g, Tensor y, int dim, boolean log) {
         return log ? g.sub(y.exp().mul(g.sum(dim, true))) : y.mul(g.sub(g.mul(y).sum(dim, true)));

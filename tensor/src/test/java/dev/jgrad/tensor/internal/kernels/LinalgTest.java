@@ -247,6 +247,7 @@ class LinalgTest {
     }
 
     @Test
+    @ExtendWith(HelpersAlwaysRun.class)
     void matmulSummedDoesNotDependOnTheThreadCount() {
         Generator g = new Generator(5);
         Tensor a = Tensor.randn(g, 13, 24, 40);
