@@ -102,6 +102,20 @@ class BenchRunnerTest {
         assertTrue(known.containsAll(BenchRunner.MEMORY_BOUND), "a misspelt memory-bound benchmark would get one fork");
     }
 
+    /** The forks compile the kernels as the launcher's runs do: its JIT_FLAGS line (docs/performance.md, "JVM flags"). */
+    @Test
+    void forksPassTheLaunchersJitFlags() throws Exception {
+        java.nio.file.Path launcher = java.nio.file.Path.of("..", "jgrad");
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?m)^JIT_FLAGS=\"([^\"]+)\"$").matcher(java.nio.file.Files.readString(launcher));
+        assertTrue(m.find(), "the launcher " + launcher + " has no JIT_FLAGS=\"...\" line");
+        for (int jdk : new int[] {17, 25}) {
+            List<String> args = List.of(BenchRunner.jvmArgs(1, null, jdk));
+            for (String flag : m.group(1).trim().split("\\s+")) {
+                assertTrue(args.contains(flag), "the forks of a JDK " + jdk + " run lack the launcher's " + flag + ": " + args);
+            }
+        }
+    }
+
     @Test
     void forksOfJdk23AndLaterAllowJmhsUnsafeWithoutWarningsAndJdk17ForksStart() {
         String flag = "--sun-misc-unsafe-memory-access=allow";

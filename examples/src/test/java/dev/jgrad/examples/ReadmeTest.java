@@ -191,14 +191,13 @@ class ReadmeTest {
     @Test
     void theStarterSetsTheJvmFlags() throws Exception {
         String pom = Files.readString(starter("pom.xml"));
-        for (String flag : new String[] {"<release>17</release>", "<argument>jdk.incubator.vector</argument>",
-            "<argument>-XX:PerMethodTrapLimit=10000</argument>", "<argument>-XX:Tier3DelayOn=100000</argument>", "<argument>-XX:+UseParallelGC</argument>",
+        for (String flag : new String[] {"<release>17</release>", "<argument>jdk.incubator.vector</argument>", "<argument>-XX:+UseParallelGC</argument>",
             "<argument>-Xmn128m</argument>", "<artifactId>jgrad-train</artifactId>", "<argument>${project.build.directory}/runs/own</argument>"}) {
             assertTrue(pom.contains(flag), "the starter's pom.xml lacks " + flag);
         }
-        Path launcher = Files.exists(Path.of("..", "jgrad")) ? Path.of("..", "jgrad") : Path.of("jgrad");
-        String script = Files.readString(launcher);
-        assertTrue(script.contains("--add-modules jdk.incubator.vector -XX:PerMethodTrapLimit=10000 -XX:Tier3DelayOn=100000 -XX:+UseParallelGC $YOUNG")
+        // The JIT flags: LauncherFlagsTest.
+        String script = Launcher.script();
+        assertTrue(script.contains("--add-modules jdk.incubator.vector $JIT_FLAGS -XX:+UseParallelGC $YOUNG")
                 && script.contains("YOUNG=\"-Xmn128m\""), "the launcher's flags changed: change the starter's pom.xml with them");
     }
 

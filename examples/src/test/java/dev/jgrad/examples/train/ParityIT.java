@@ -1,5 +1,6 @@
 package dev.jgrad.examples.train;
 
+import dev.jgrad.examples.Launcher;
 import dev.jgrad.examples.cli.Main;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
@@ -64,8 +65,9 @@ class ParityIT {
 
     /** Runs {@code jgrad COMMAND} in a child JVM {@code java} with the launcher's flags and {@code more} of its own. */
     private static void jgrad(Path java, String name, List<String> more, List<String> command) throws Exception {
-        List<String> cmd = new ArrayList<>(List.of(java.toString(), "--add-modules", "jdk.incubator.vector", "-XX:PerMethodTrapLimit=10000",
-                "-XX:Tier3DelayOn=100000", "-XX:+UseParallelGC", "-Djava.awt.headless=true"));
+        List<String> cmd = new ArrayList<>(List.of(java.toString(), "--add-modules", "jdk.incubator.vector"));
+        cmd.addAll(Launcher.jitFlags());
+        cmd.addAll(List.of("-XX:+UseParallelGC", "-Djava.awt.headless=true"));
         cmd.addAll(more);
         cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), Main.class.getName()));
         cmd.addAll(command);
