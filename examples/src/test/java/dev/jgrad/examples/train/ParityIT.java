@@ -18,8 +18,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
  * A run's numbers are the same bits whatever runs it: JDK 17 or 25 (where the machine has a 25), 1 or 2 threads, with or
- * without a tuning file (here one with the most extreme choices a file may hold). A short GPT and a PINN, each a child
- * JVM started as the launcher starts it; their model files and curves are compared byte for byte.
+ * without a tuning file (here one with the most extreme choices a file may hold). A short GPT, a PINN and a Fashion-MNIST
+ * CNN, each a child JVM started as the launcher starts it; their model files and curves are compared byte for byte.
  */
 class ParityIT {
     @TempDir
@@ -107,6 +107,14 @@ class ParityIT {
         assertEquals(a.length(), b.length(), "JDK 25's results are longer than JDK 17's");
     }
 
+    /** Small Fashion-MNIST files for the CNN (convolutions, batch norm, pooling): 320 training images, 64 test images. */
+    private Path fashion() throws IOException {
+        Path dir = Files.createDirectories(tmp.resolve("fashion"));
+        FashionExampleIT.writeSet(dir, "train", 320, 1);
+        FashionExampleIT.writeSet(dir, "t10k", 64, 2);
+        return dir;
+    }
+
     private static void assertSameRun(Path a, Path b, String what) throws IOException {
         assertArrayEquals(Files.readAllBytes(a.resolve("model.safetensors")), Files.readAllBytes(b.resolve("model.safetensors")), what + ": model");
         assertEquals(Files.readString(a.resolve("metrics.csv")), Files.readString(b.resolve("metrics.csv")), what + ": curves");
@@ -119,7 +127,8 @@ class ParityIT {
         String[][] runs = {
             {"gpt", "--data", text().toString(), "--max-iters", "24", "--eval-interval", "12", "--n-layer", "2", "--n-embd", "48",
                 "--n-head", "3", "--sample-tokens", "0"},
-            {"pinn", "--epochs", "1"}};
+            {"pinn", "--epochs", "1"},
+            {"fashion", "--model", "cnn", "--data", fashion().toString(), "--epochs", "1", "--batch-size", "32"}};
         for (String[] r : runs) {
             String t = r[0];
             Path base = run(java17, t + "-1", List.of(), add(r, "--threads", "1"));

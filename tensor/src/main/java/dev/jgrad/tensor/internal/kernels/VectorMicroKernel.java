@@ -1,7 +1,6 @@
 package dev.jgrad.tensor.internal.kernels;
 
 import jdk.incubator.vector.FloatVector;
-import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
 
 /**
@@ -108,9 +107,11 @@ final class VectorMicroKernel implements MicroKernel {
             x = FloatVector.fromArray(S, a, a2 + k);
             s20 = x.fma(y0, s20); s21 = x.fma(y1, s21); s22 = x.fma(y2, s22);
         }
-        float d00 = s00.reduceLanes(VectorOperators.ADD), d01 = s01.reduceLanes(VectorOperators.ADD), d02 = s02.reduceLanes(VectorOperators.ADD);
-        float d10 = s10.reduceLanes(VectorOperators.ADD), d11 = s11.reduceLanes(VectorOperators.ADD), d12 = s12.reduceLanes(VectorOperators.ADD);
-        float d20 = s20.reduceLanes(VectorOperators.ADD), d21 = s21.reduceLanes(VectorOperators.ADD), d22 = s22.reduceLanes(VectorOperators.ADD);
+        // Each accumulator's lanes in a fixed order (reduceLanes adds them in another order once C2 compiles this, so a
+        // run's first products and its later ones would differ in their last bits).
+        float d00 = lanes(s00), d01 = lanes(s01), d02 = lanes(s02);
+        float d10 = lanes(s10), d11 = lanes(s11), d12 = lanes(s12);
+        float d20 = lanes(s20), d21 = lanes(s21), d22 = lanes(s22);
         for (int k = bound; k < kc; k++) {
             float y0 = b[bo + k], y1 = b[b1 + k], y2 = b[b2 + k];
             float x0 = a[ao + k], x1 = a[a1 + k], x2 = a[a2 + k];
@@ -125,6 +126,10 @@ final class VectorMicroKernel implements MicroKernel {
         if (rows > 2) {
             addRow(c, co + 2 * crs, cols, d20, d21, d22);
         }
+    }
+
+    private static float lanes(FloatVector v) {
+        return (float) VectorMath.addLanes(v);
     }
 
     private static void addRow(float[] c, int at, int cols, float v0, float v1, float v2) {

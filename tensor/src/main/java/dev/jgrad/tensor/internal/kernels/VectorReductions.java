@@ -325,7 +325,8 @@ final class VectorReductions implements ReductionKernels {
             s0 = s0.add(a);
             s1 = s1.add(b);
         }
-        double sum = s0.add(s1).reduceLanes(VectorOperators.ADD);
+        // In a fixed order, compiled or not (see VectorMath.addLanes).
+        double sum = VectorMath.addLanes(s0.add(s1));
         for (; j < len; j++) {
             dst[to + j] = src[from + j];
             sum += src[from + j];
