@@ -90,6 +90,14 @@ class AllocationTest {
         long direct = bytesAllocatedBy(smallResult, () -> small.matmul(smallB));
         assertTrue(direct >= smallResult && direct < smallResult + BOOKKEEPING,
                 "(30,20) @ (20,40) allocated " + direct + " bytes; its result is " + smallResult + JIT_FLAGS);
+        // Fewer columns than a tile and a long k, B's columns contiguous: the dots kernel (a first convolution's weight
+        // gradient), thirty 3 x 3 blocks a call, whose lane sums boxed its accumulators when written with vector ops.
+        Tensor rows = Tensor.randn(g, 30, 2000);
+        Tensor columns = Tensor.randn(g, 9, 2000).t();
+        long dotsResult = 4L * 30 * 9;
+        long dots = bytesAllocatedBy(dotsResult, () -> rows.matmul(columns));
+        assertTrue(dots >= dotsResult && dots < dotsResult + BOOKKEEPING,
+                "(30,2000) @ (2000,9) allocated " + dots + " bytes; its result is " + dotsResult + JIT_FLAGS);
     }
 
     @Test

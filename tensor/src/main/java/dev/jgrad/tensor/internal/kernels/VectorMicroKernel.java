@@ -31,6 +31,7 @@ final class VectorMicroKernel implements MicroKernel {
      */
     static final int MR = L >= 16 ? 12 : 5;
     static final int NR = 2 * L;
+    /** A tile cut by C's edge, computed whole; and the dots kernel's nine accumulators' lanes (9 L floats, within MR NR). */
     private static final ThreadLocal<float[]> SCRATCH = ThreadLocal.withInitial(() -> new float[MR * NR]);
 
     /** This kernel's tile height: {@link #MR}, or 8 (AVX-512 only) for products of a multiple of 8 rows. */
@@ -108,10 +109,14 @@ final class VectorMicroKernel implements MicroKernel {
             s20 = x.fma(y0, s20); s21 = x.fma(y1, s21); s22 = x.fma(y2, s22);
         }
         // Each accumulator's lanes in a fixed order (reduceLanes adds them in another order once C2 compiles this, so a
-        // run's first products and its later ones would differ in their last bits).
-        float d00 = lanes(s00), d01 = lanes(s01), d02 = lanes(s02);
-        float d10 = lanes(s10), d11 = lanes(s11), d12 = lanes(s12);
-        float d20 = lanes(s20), d21 = lanes(s21), d22 = lanes(s22);
+        // run's first products and its later ones would differ in their last bits), from a scratch row of lanes.
+        float[] t = SCRATCH.get();
+        s00.intoArray(t, 0); s01.intoArray(t, L); s02.intoArray(t, 2 * L);
+        s10.intoArray(t, 3 * L); s11.intoArray(t, 4 * L); s12.intoArray(t, 5 * L);
+        s20.intoArray(t, 6 * L); s21.intoArray(t, 7 * L); s22.intoArray(t, 8 * L);
+        float d00 = laneTree(t, 0), d01 = laneTree(t, L), d02 = laneTree(t, 2 * L);
+        float d10 = laneTree(t, 3 * L), d11 = laneTree(t, 4 * L), d12 = laneTree(t, 5 * L);
+        float d20 = laneTree(t, 6 * L), d21 = laneTree(t, 7 * L), d22 = laneTree(t, 8 * L);
         for (int k = bound; k < kc; k++) {
             float y0 = b[bo + k], y1 = b[b1 + k], y2 = b[b2 + k];
             float x0 = a[ao + k], x1 = a[a1 + k], x2 = a[a2 + k];
@@ -128,8 +133,29 @@ final class VectorMicroKernel implements MicroKernel {
         }
     }
 
-    private static float lanes(FloatVector v) {
-        return (float) VectorMath.addLanes(v);
+    /**
+     * The sum of the L lanes stored at {@code t[at]}, in float, as a tree: for h = L/2, L/4, ..., 1 each of the first h
+     * lanes takes the lane h past it, then the first lane is the sum. Scalar adds in a fixed order give the same bits
+     * interpreted and compiled, unlike reduceLanes; lanewise vector forms of this (shuffles, or VectorMath.addLanes'
+     * conversions to double) made C2 box the dots kernel's vectors once nine of them were inlined into it.
+     */
+    private static float laneTree(float[] t, int at) {
+        // The two usual widths written out, so the adds run from registers: the same tree as the loop below.
+        if (L == 16) {
+            float u0 = t[at] + t[at + 8], u1 = t[at + 1] + t[at + 9], u2 = t[at + 2] + t[at + 10], u3 = t[at + 3] + t[at + 11];
+            float u4 = t[at + 4] + t[at + 12], u5 = t[at + 5] + t[at + 13], u6 = t[at + 6] + t[at + 14], u7 = t[at + 7] + t[at + 15];
+            return ((u0 + u4) + (u2 + u6)) + ((u1 + u5) + (u3 + u7));
+        }
+        if (L == 8) {
+            float u0 = t[at] + t[at + 4], u1 = t[at + 1] + t[at + 5], u2 = t[at + 2] + t[at + 6], u3 = t[at + 3] + t[at + 7];
+            return (u0 + u2) + (u1 + u3);
+        }
+        for (int h = L / 2; h >= 1; h >>= 1) {
+            for (int i = 0; i < h; i++) {
+                t[at + i] += t[at + i + h];
+            }
+        }
+        return t[at];
     }
 
     private static void addRow(float[] c, int at, int cols, float v0, float v1, float v2) {

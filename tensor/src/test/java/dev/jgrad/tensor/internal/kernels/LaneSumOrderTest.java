@@ -10,7 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
  * The vector kernels that end a sum by adding a vector's lanes add them in one fixed order, written out here in scalar
- * Java: the Vector API's own {@code reduceLanes(ADD)} adds them one by one where the JIT has not compiled the caller and
+ * Java (the dots kernel in float as a tree, copySum as VectorMath.addLanes does): the Vector API's own {@code reduceLanes(ADD)} adds them one by one where the JIT has not compiled the caller and
  * as a tree where C2 has, so the first products of a run and the later ones differed in their last bits (a CNN's first
  * convolution, whose weight gradient takes the dots kernel, trained to different weights from run to run). Each
  * check runs the kernel until C2 has compiled it and holds every call to the specification.
@@ -25,7 +25,7 @@ class LaneSumOrderTest {
         VectorKernelsRequired.check();
     }
 
-    /** A vector's lanes as VectorMath.addLanes adds them: the two halves in double lane by lane, then pairwise. */
+    /** A vector's lanes as VectorMath.addLanes adds them: the two halves in double lane by lane, then pairwise (copySum). */
     private static double lanes(float[] v) {
         int h = v.length / 2;
         double[] d = new double[h];
@@ -45,6 +45,17 @@ class LaneSumOrderTest {
         return s;
     }
 
+    /** A vector's lanes as the dots kernel adds them, in float: for h = L/2, ..., 1 lane i takes lane i + h. */
+    private static float tree(float[] v) {
+        float[] t = v.clone();
+        for (int h = t.length / 2; h >= 1; h /= 2) {
+            for (int i = 0; i < h; i++) {
+                t[i] = t[i] + t[i + h];
+            }
+        }
+        return t[0];
+    }
+
     /** One entry of the dots kernel: L lanes of fused multiply-adds over whole vectors, their lanes, then the tail in float. */
     private static float dot(float[] a, int ao, float[] b, int bo, int k, int l) {
         float[] acc = new float[l];
@@ -54,7 +65,7 @@ class LaneSumOrderTest {
                 acc[j] = Math.fma(a[ao + i + j], b[bo + i + j], acc[j]);
             }
         }
-        float d = (float) lanes(acc);
+        float d = tree(acc);
         for (int i = bound; i < k; i++) {
             d += a[ao + i] * b[bo + i];
         }
