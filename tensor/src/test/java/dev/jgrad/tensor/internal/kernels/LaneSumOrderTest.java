@@ -10,10 +10,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
  * The vector kernels that end a sum by adding a vector's lanes add them in one fixed order, written out here in scalar
- * Java (the dots kernel in float as a tree, copySum as VectorMath.addLanes does): the Vector API's own {@code reduceLanes(ADD)} adds them one by one where the JIT has not compiled the caller and
- * as a tree where C2 has, so the first products of a run and the later ones differed in their last bits (a CNN's first
- * convolution, whose weight gradient takes the dots kernel, trained to different weights from run to run). Each
- * check runs the kernel until C2 has compiled it and holds every call to the specification.
+ * Java (the dots kernel in float as a tree, copySum as VectorMath.addLanes does): the Vector API's own
+ * {@code reduceLanes(ADD)} adds them one by one where the JIT has not compiled the caller and as a tree where C2 has, so
+ * the first products of a run and the later ones differed in their last bits (a CNN's first convolution, whose weight
+ * gradient takes the dots kernel, trained to different weights from run to run). Each check runs the kernel until C2
+ * has compiled it and holds every call to the specification.
  */
 @Tag(VectorKernelsOnly.TAG)
 class LaneSumOrderTest {
