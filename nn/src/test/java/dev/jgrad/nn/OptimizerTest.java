@@ -17,7 +17,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
+import java.util.function.Function;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -195,6 +197,89 @@ class OptimizerTest {
         assertEquals(1.0, o3.lr(), 1e-12);
     }
 
+    /** The rates PyTorch 2.13's schedulers give over their first steps (SGD at lr 0.1, printed before each step). */
+    @Test
+    void schedulesGiveTheRatesPyTorchGives() {
+        assertArrayEquals(new double[] {0.1, 0.1, 0.1, 0.05, 0.05, 0.05, 0.025, 0.025},
+                rates(o -> LrScheduler.step(o, 3, 0.5), 0.1, 8), 1e-15);
+        // CosineAnnealingLR(T_max=5, eta_min=0.01) up to T_max; after it PyTorch climbs again, this one stays at eta_min
+        assertArrayEquals(new double[] {0.1, 0.091405764747, 0.068905764747, 0.041094235253, 0.018594235253, 0.01, 0.01, 0.01},
+                rates(o -> LrScheduler.cosine(o, 5, 0.01), 0.1, 8), 1e-12);
+        assertArrayEquals(new double[] {0.025, 0.04375, 0.0625, 0.08125, 0.1, 0.1, 0.1},
+                rates(o -> LrScheduler.linearWarmup(o, 4, 0.25), 0.1, 7), 1e-15);
+    }
+
+    /** Warm-up to the base rate at step warmup - 1, then half a cosine to eta_min at the total, then eta_min. */
+    @Test
+    void warmupCosineRisesThenFollowsTheCosineDown() {
+        double[] r = rates(o -> LrScheduler.warmupCosine(o, 4, 10, 0.01), 0.1, 12);
+        assertArrayEquals(new double[] {0.025, 0.05, 0.075, 0.1}, Arrays.copyOf(r, 4), 1e-15);
+        for (int t = 4; t < 12; t++) {
+            double progress = Math.min(1.0, (t - 4) / 6.0);
+            assertEquals(0.01 + 0.09 * (1 + Math.cos(Math.PI * progress)) / 2, r[t], 1e-15, "step " + t);
+        }
+        assertEquals(0.01, r[10], 1e-15);
+        assertEquals(0.01, r[11], 1e-15);
+    }
+
+    /** nanoGPT's get_lr in its own arithmetic, to the bit: what the twin run (bench's GptTwin) relies on. */
+    @Test
+    void nanoGptsScheduleIsItsArithmeticToTheBit() {
+        double lr = 1e-3;
+        double minLr = 1e-4;
+        double[] r = rates(o -> LrScheduler.warmupCosineNanoGpt(o, 100, 2000, minLr), lr, 2003);
+        for (int it = 0; it < 2003; it++) {
+            double want;
+            if (it < 100) {
+                want = lr * (it + 1) / (100 + 1);
+            } else if (it > 2000) {
+                want = minLr;
+            } else {
+                double coeff = 0.5 * (1.0 + Math.cos(Math.PI * ((it - 100) / (double) (2000 - 100))));
+                want = minLr + coeff * (lr - minLr);
+            }
+            assertEquals(Double.doubleToLongBits(want), Double.doubleToLongBits(r[it]), "iteration " + it);
+        }
+    }
+
+    /** A base rate of 0 stays 0 in every schedule (PyTorch's do the same), never 0 * (0 / 0) = NaN. */
+    @Test
+    void aBaseRateOfZeroStaysZero() {
+        List<Function<Optimizer, LrScheduler>> schedules = List.of(
+                o -> LrScheduler.step(o, 2, 0.5), o -> LrScheduler.cosine(o, 5, 0.0), o -> LrScheduler.linearWarmup(o, 3, 0.5),
+                o -> LrScheduler.warmupCosine(o, 2, 6, 0.0), o -> LrScheduler.warmupCosineNanoGpt(o, 2, 6, 0.0));
+        for (var s : schedules) {
+            for (double r : rates(s, 0.0, 9)) {
+                assertEquals(0.0, r);
+            }
+        }
+    }
+
+    /** Sizes PyTorch divides by are refused with the name PyTorch gives them. */
+    @Test
+    void schedulesRefuseSizesTheyCannotDivideBy() {
+        Optimizer opt = new SGD(model(1).parameters(), 0.1);
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> LrScheduler.cosine(opt, 0, 0.0)).getMessage().contains("T_max"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> LrScheduler.step(opt, 0, 0.5)).getMessage().contains("step_size"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> LrScheduler.linearWarmup(opt, 3, 0.0)).getMessage()
+                .contains("start_factor"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> LrScheduler.warmupCosine(opt, 5, 4, 0.0)).getMessage()
+                .contains("warm-up steps (5)"));
+        assertEquals(0.1, opt.lr(), "a refused schedule leaves the rate alone");
+    }
+
+    /** The rate before each of {@code n} steps of the schedule {@code make} builds over an SGD at {@code lr}. */
+    private static double[] rates(Function<Optimizer, LrScheduler> make, double lr, int n) {
+        Optimizer opt = new SGD(model(1).parameters(), lr);
+        LrScheduler s = make.apply(opt);
+        double[] out = new double[n];
+        for (int i = 0; i < n; i++) {
+            out[i] = opt.lr();
+            s.step();
+        }
+        return out;
+    }
+
     @Test
     void corruptAndTruncatedCheckpointsAreClearErrorsAndLeaveTheModelAlone() throws Exception {
         Sequential m = model(3);
@@ -205,7 +290,7 @@ class OptimizerTest {
         float[] before = target.parameters().get(0).data().toFloatArray();
 
         Path truncated = tmp.resolve("truncated.safetensors");
-        Files.write(truncated, java.util.Arrays.copyOf(bytes, bytes.length - 10));
+        Files.write(truncated, Arrays.copyOf(bytes, bytes.length - 10));
         CheckpointException t = assertThrows(CheckpointException.class, () -> Checkpoint.load(target, truncated));
         assertTrue(t.getMessage().contains("truncated.safetensors"), t.getMessage());
 
@@ -234,7 +319,7 @@ class OptimizerTest {
         Checkpoint.save(model(5), file);
         byte[] first = Files.readAllBytes(file);
         Checkpoint.save(model(6), file);
-        assertTrue(!java.util.Arrays.equals(first, Files.readAllBytes(file)));
+        assertTrue(!Arrays.equals(first, Files.readAllBytes(file)));
         try (var s = Files.list(tmp)) {
             assertEquals(List.of("m.safetensors"), s.map(p -> p.getFileName().toString()).toList());
         }
