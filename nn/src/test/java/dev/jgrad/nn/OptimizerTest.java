@@ -105,6 +105,33 @@ class OptimizerTest {
     }
 
     /**
+     * Gradients outside the one-pass path (float64, or two that share an array) are measured and scaled one by one, to
+     * the same figures: the norm of (3, 0, 4) is 5, clipped to 1.
+     */
+    @Test
+    void clipGradNormScalesFloat64AndSharedGradientsOneByOne() {
+        Parameter a = new Parameter(Tensor.zeros(2).to(dev.jgrad.tensor.DType.FLOAT64));
+        Parameter b = new Parameter(Tensor.zeros(1).to(dev.jgrad.tensor.DType.FLOAT64));
+        a.setGrad(Tensor.of(3f, 0f).to(dev.jgrad.tensor.DType.FLOAT64));
+        b.setGrad(Tensor.of(4f).to(dev.jgrad.tensor.DType.FLOAT64));
+        assertEquals(5.0, ClipGrad.gradNorm(List.of(a, b)), 1e-12);
+        assertEquals(5.0, ClipGrad.clipGradNorm(List.of(a, b), 1.0), 1e-12);
+        double coef = 1.0 / (5.0 + 1e-6);   // PyTorch's max_norm / (total + 1e-6)
+        assertArrayEquals(new double[] {3 * coef, 0}, a.grad().toDoubleArray(), 1e-15);
+        assertArrayEquals(new double[] {4 * coef}, b.grad().toDoubleArray(), 1e-15);
+
+        Tensor shared = Tensor.of(3f, 4f);
+        Parameter c = new Parameter(Tensor.zeros(1));
+        Parameter d = new Parameter(Tensor.zeros(1));
+        c.setGrad(shared.narrow(0, 0, 1));
+        d.setGrad(shared.narrow(0, 1, 1));
+        assertEquals(5.0, ClipGrad.clipGradNorm(List.of(c, d), 2.5), 1e-6);
+        assertArrayEquals(new float[] {1.5f, 2f}, shared.toFloatArray(), 1e-5f);
+        assertEquals(2.5, ClipGrad.clipGradNorm(List.of(c, d), 10.0), 1e-5, "under the limit: measured, left alone");
+        assertArrayEquals(new float[] {1.5f, 2f}, shared.toFloatArray(), 1e-5f);
+    }
+
+    /**
      * AdamW updates its float32 parameters in one pass over all of them; each parameter gets what PyTorch's per-parameter
      * loop gives it (its group's decay, then Adam's step with its own bias correction), bit for bit, over three steps.
      * A clipped gradient is scaled as {@code muli} scales it.
