@@ -1,6 +1,7 @@
 package dev.jgrad.train;
 
 import dev.jgrad.nn.io.AtomicFileSet;
+import dev.jgrad.nn.io.BoundedFiles;
 import dev.jgrad.nn.io.Json;
 import dev.jgrad.tensor.Generator;
 
@@ -51,6 +52,7 @@ final class FitRun {
         Map<String, String> meta = checkpoint == null ? null : Checkpoints.load(checkpoint, fit.model, fit.optimizer, continuing);
         Metrics metrics = new Metrics();
         RunPosition pos = continuing ? restore(new MetadataReader(meta, checkpoint), dir, metrics) : new RunPosition(series);
+        double secondsBefore = continuing ? secondsSoFar(dir) : 0;
         if (meta != null) {
             out.println(fit.name + ": " + (continuing ? "continuing " + dir + " at " + pos
                     : "starting from the weights in " + checkpoint
@@ -74,7 +76,7 @@ final class FitRun {
             Interrupt.inLoop(true);
             try {
                 loop.run();
-                Fit.Result r = finish(dir, pos, metrics, loop, started, log);
+                Fit.Result r = finish(dir, pos, metrics, loop, started, secondsBefore, log);
                 status.ended(r.interrupted() ? "interrupted" : "finished", pos.step, null);
                 return r;
             } catch (RuntimeException e) {
@@ -180,7 +182,27 @@ final class FitRun {
         }
     }
 
-    private Fit.Result finish(Path dir, RunPosition pos, Metrics metrics, TrainingLoop loop, long started, RunLog log) {
+    /**
+     * The seconds the run's earlier sessions took, as the folder's summary.json says (0 where it is missing or unreadable:
+     * a session that crashed before writing it is not counted). Not kept in the checkpoint, so that the same seed writes
+     * the same model file.
+     */
+    static double secondsSoFar(Path dir) {
+        Path file = dir.resolve("summary.json");
+        try {
+            if (Files.isRegularFile(file)
+                    && Json.parse(BoundedFiles.readUtf8(file, 1 << 20, "run summary")) instanceof Map<?, ?> m
+                    && m.get("seconds") instanceof Number n && Double.isFinite(n.doubleValue()) && n.doubleValue() >= 0) {
+                return n.doubleValue();
+            }
+        } catch (IOException | RuntimeException e) {
+            // An unreadable summary only loses the earlier sessions' time, never the run.
+        }
+        return 0;
+    }
+
+    private Fit.Result finish(Path dir, RunPosition pos, Metrics metrics, TrainingLoop loop, long started, double secondsBefore,
+                              RunLog log) {
         boolean interrupted = Interrupt.requested();
         if (!fit.allowNan && !Checkpoints.allFinite(fit.model)) {
             throw new RunException("the " + fit.name + " run ended with NaN or infinite weights although its loss stayed finite: its folder"
@@ -192,7 +214,7 @@ final class FitRun {
         String subtitle = end.subtitle != null ? end.subtitle : "seed " + fit.seed;
         files.add("loss.png", LossChart.writer(metrics, fit.title != null ? fit.title : fit.name + ": loss", subtitle));
         end.files.forEach(files::add);
-        double seconds = (System.nanoTime() - started) / 1e9;
+        double seconds = secondsBefore + (System.nanoTime() - started) / 1e9;
         Map<String, Object> summary = summary(metrics, end, pos, interrupted, seconds);
         files.addString("summary.json", Json.writePretty(summary));
         log.images(end.images, pos.step);

@@ -7,6 +7,7 @@ import dev.jgrad.nn.Sequential;
 import dev.jgrad.nn.Tanh;
 import dev.jgrad.nn.data.DataLoader;
 import dev.jgrad.nn.data.TensorDataset;
+import dev.jgrad.nn.io.Json;
 import dev.jgrad.nn.io.Safetensors;
 import dev.jgrad.nn.optim.Adam;
 import dev.jgrad.nn.optim.LrScheduler;
@@ -127,6 +128,28 @@ class FitTest {
         Fit.Result more = regression(null, dir, 3, 0);
         assertEquals(21, more.steps());
         assertEquals(3, Files.readAllLines(dir.resolve("metrics.csv")).stream().filter(l -> l.contains(",train,train,")).count());
+    }
+
+    /**
+     * summary.json's seconds are the whole run's, over its sessions: a resumed run adds its own to those the folder's
+     * summary had; a summary that is missing, unreadable or odd counts as none.
+     */
+    @Test
+    void aResumedRunsSecondsIncludeItsEarlierSessions() throws IOException {
+        Path dir = tmp.resolve("run");
+        regression(dir, null, 4, 10);
+        Path summary = dir.resolve("summary.json");
+        Files.writeString(summary, Files.readString(summary).replaceFirst("\"seconds\": [0-9.eE+-]+", "\"seconds\": 1000.5"));
+        assertEquals(1000.5, FitRun.secondsSoFar(dir));
+        regression(null, dir, 4, 0);
+        double seconds = ((Number) ((Map<?, ?>) Json.parse(Files.readString(summary))).get("seconds")).doubleValue();
+        assertTrue(seconds > 1000.5 && seconds < 1100, "seconds " + seconds);
+        for (String odd : List.of("{\"seconds\": -3}", "{\"seconds\": \"12\"}", "[1, 2]", "{\"seconds\": 1e999}", "not json")) {
+            Files.writeString(summary, odd);
+            assertEquals(0.0, FitRun.secondsSoFar(dir), odd);
+        }
+        Files.delete(summary);
+        assertEquals(0.0, FitRun.secondsSoFar(dir));
     }
 
     /** Rewrites one metadata value of the model file in place, keeping the file's length. */
