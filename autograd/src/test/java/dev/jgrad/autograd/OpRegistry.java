@@ -178,6 +178,14 @@ final class OpRegistry {
         ops.add(reduction("logsumexp", Variable::logsumexp, false));
         ops.add(reduction("var", (x, dims, keep) -> x.var(dims, 1, keep), false));
         ops.add(reduction("std", (x, dims, keep) -> x.std(dims, 1, keep), false));
+        ops.add(reduction("norm", (x, dims, keep) -> x.norm(2, dims, keep), false));
+        ops.add(reduction("norm 1", (x, dims, keep) -> x.norm(1, dims, keep), false));
+        ops.add(reduction("norm 1.5", (x, dims, keep) -> x.norm(1.5, dims, keep), false));
+        ops.add(reduction("norm 3", (x, dims, keep) -> x.norm(3, dims, keep), false));
+        ops.add(reduction("norm inf", (x, dims, keep) -> x.norm(Double.POSITIVE_INFINITY, dims, keep), false));
+        ops.add(reduction("norm -inf", (x, dims, keep) -> x.norm(Double.NEGATIVE_INFINITY, dims, keep), false));
+        ops.add(reduction("norm 0.5", (x, dims, keep) -> x.norm(0.5, dims, keep), true).domain("[0.5, 1.5)"));
+        ops.add(reduction("norm -1", (x, dims, keep) -> x.norm(-1, dims, keep), true).domain("[0.5, 1.5)"));
         ops.add(alongDim("softmax", (x, d, keep) -> x.softmax(d)));
         ops.add(alongDim("cumsum", (x, d, keep) -> x.cumsum(d)));
         ops.add(alongDim("sort", (x, d, keep) -> x.sort(d, keep).values()));
@@ -251,6 +259,15 @@ final class OpRegistry {
         ops.add(view("sumTo", (x, s, d0, d1) -> x.sumTo(s[s.length - 1])));
         ops.add(view("pad", (x, s, d0, d1) -> x.pad(new int[] {1, 2, 0, 1}, 0.5)));
         ops.add(view("unfold", (x, s, d0, d1) -> x.unfold(d0, 2, 1)));
+        ops.add(view("repeat", (x, s, d0, d1) -> x.repeat(prepend(2, ones(s.length, d0, 3))).square()));
+    }
+
+    /** {@code n} ones, with {@code count} at {@code at}: repeat counts that tile one dim. */
+    private static int[] ones(int n, int at, int count) {
+        int[] r = new int[n];
+        java.util.Arrays.fill(r, 1);
+        r[at] = count;
+        return r;
     }
 
     private static int[] reversed(int n) {

@@ -61,7 +61,8 @@ class OpRegistryCoverageTest {
             Map.entry("argmax", "an int64 result: no gradient"),
             Map.entry("argmin", "an int64 result: no gradient"),
             Map.entry("argsort", "an int64 result: no gradient"),
-            Map.entry("nonzero", "an int64 result: no gradient"));
+            Map.entry("nonzero", "an int64 result: no gradient"),
+            Map.entry("oneHot", "an int64 result: no gradient"));
 
     /** The names of Variable's public methods that return a Variable (or the surface's T, a list or values with indices). */
     private static Set<String> variableMakingMethods() {

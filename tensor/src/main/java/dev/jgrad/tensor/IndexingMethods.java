@@ -53,4 +53,35 @@ public interface IndexingMethods<T extends ArrayOps<T>> extends ArrayCore<T> {
     default T nonzero() {
         return constant(Indexing.nonzero(data()));
     }
+
+    /**
+     * {@code F.one_hot(x, numClasses)}: an int64 value one dim larger, 1 at each element's class and 0 elsewhere (no
+     * gradient). Takes int64 classes from 0 to {@code numClasses - 1}; {@code numClasses} -1 takes the largest class + 1.
+     */
+    default T oneHot(int numClasses) {
+        Tensor classes = data();
+        if (classes.dtype() != DType.INT64) {
+            throw new DTypeException("oneHot: takes int64 classes, got " + classes.dtype());
+        }
+        long min = classes.numel() == 0 ? 0 : classes.amin().getLong();
+        long max = classes.numel() == 0 ? -1 : classes.amax().getLong();
+        if (min < 0) {
+            throw new TensorIndexException("oneHot: class " + min + " is negative; classes must be 0 or more");
+        }
+        if (numClasses == -1) {
+            if (classes.numel() == 0) {
+                throw new IllegalArgumentException("oneHot: cannot infer the number of classes from an empty tensor; give numClasses");
+            }
+            numClasses = (int) Math.min(Integer.MAX_VALUE, max + 1);
+        } else if (numClasses < 0) {
+            throw new IllegalArgumentException("oneHot: numClasses must be -1 (inferred) or 0 or more, got " + numClasses);
+        } else if (max >= numClasses) {
+            throw new TensorIndexException("oneHot: class " + max + " is out of range for " + numClasses + " classes (0 to "
+                    + (numClasses - 1) + ")");
+        }
+        int[] shape = classes.shape();
+        int[] out = java.util.Arrays.copyOf(shape, shape.length + 1);
+        out[shape.length] = numClasses;
+        return constant(Tensor.zeros(DType.INT64, out).scatter(-1, classes.unsqueeze(-1), 1.0));
+    }
 }

@@ -156,6 +156,65 @@ public interface ReductionMethods<T extends ArrayOps<T>> extends ArrayCore<T> {
         return std(new int[] {dim}, 1, keepdim);
     }
 
+    /**
+     * {@code torch.linalg.vector_norm(x, p, dims, keepdim)}: {@code (sum |x|^p)^(1/p)} over {@code dims} (all of them when
+     * null or empty); {@code p} infinite is the largest {@code |x|} (negative infinity the smallest), 0 the count of
+     * nonzero elements. Floating types only. Where the norm is 0 its gradient is 0, as PyTorch's, and so is the gradient
+     * at a zero element, not the NaN of {@code |x|^p}'s slope there; ties of an infinite norm share the gradient.
+     */
+    default T norm(double p, int[] dims, boolean keepdim) {
+        if (!dtype().isFloating()) {
+            throw new DTypeException("norm: expected a floating-point tensor, got " + dtype());
+        }
+        if (Double.isNaN(p)) {
+            throw new IllegalArgumentException("norm: the order p is NaN");
+        }
+        T x = self();
+        T a = x.abs();
+        if (p == 2) {
+            T sumSq = x.square().sum(dims, keepdim);
+            T nonzero = sumSq.ne(0.0);
+            // As std: the first where keeps a zero out of sqrt's infinite slope, the second puts the zero back.
+            return sumSq.where(nonzero, 1.0).sqrt().where(nonzero, 0.0);
+        }
+        if (p == 1) {
+            return a.sum(dims, keepdim);
+        }
+        if (p == Double.POSITIVE_INFINITY) {
+            return a.amax(dims, keepdim);
+        }
+        if (p == Double.NEGATIVE_INFINITY) {
+            return a.amin(dims, keepdim);
+        }
+        if (p == 0) {
+            return constant(data().ne(0.0).to(dtype()).sum(dims, keepdim));
+        }
+        T nonzero = x.ne(0.0);
+        // |x|^p with the zeros kept out of pow: 0 for p > 0 and infinity for p < 0, each with a zero gradient.
+        T powers = a.where(nonzero, 1.0).pow(p).where(nonzero, p > 0 ? 0.0 : Double.POSITIVE_INFINITY);
+        T sum = powers.sum(dims, keepdim);
+        if (p < 0) {
+            return sum.pow(1 / p);
+        }
+        T positive = sum.ne(0.0);
+        return sum.where(positive, 1.0).pow(1 / p).where(positive, 0.0);
+    }
+
+    /** The Euclidean norm of every element, a 0-d value ({@code torch.linalg.vector_norm(x)}). */
+    default T norm() {
+        return norm(2, null, false);
+    }
+
+    /** The {@code p}-norm of every element, a 0-d value. */
+    default T norm(double p) {
+        return norm(p, null, false);
+    }
+
+    /** The {@code p}-norm along {@code dim} ({@code x.norm(p, dim, keepdim)}). */
+    default T norm(double p, int dim, boolean keepdim) {
+        return norm(p, new int[] {dim}, keepdim);
+    }
+
     /** The index of the largest element of the flattened values (int64, no gradient). */
     default T argmax() {
         return constant(Reduce.maxMin(data().reshape(-1), 0, false, true).indices());

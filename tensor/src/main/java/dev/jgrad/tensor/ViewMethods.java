@@ -18,6 +18,39 @@ public interface ViewMethods<T extends ArrayOps<T>> extends ArrayCore<T> {
     /** A view where the layout allows it, else a contiguous copy. */
     T reshape(int... shape);
 
+    /**
+     * {@code x.repeat(repeats)}: a copy tiled {@code repeats[i]} times along dim i, the tensor's dims aligned to the last
+     * ones of {@code repeats} (which may name more dims than it has, never fewer). Made of an expand and a reshape, so its
+     * gradient sums the tiles.
+     */
+    default T repeat(int... repeats) {
+        int[] shape = shape();
+        int n = repeats.length;
+        if (n < shape.length) {
+            throw new ShapeException("repeat: " + n + " repeat count(s) for a tensor of " + shape.length
+                    + " dims; give at least one per dim (number of repeat dims can not be smaller than number of dims)");
+        }
+        int[] interleaved = new int[2 * n];
+        int[] tiled = new int[2 * n];
+        int[] out = new int[n];
+        for (int i = 0; i < n; i++) {
+            if (repeats[i] < 0) {
+                throw new ShapeException("repeat: the repeat count for dim " + i + " is " + repeats[i] + "; counts must be 0 or more");
+            }
+            int size = i < n - shape.length ? 1 : shape[i - (n - shape.length)];
+            interleaved[2 * i] = 1;
+            interleaved[2 * i + 1] = size;
+            tiled[2 * i] = repeats[i];
+            tiled[2 * i + 1] = size;
+            long total = (long) repeats[i] * size;
+            if (total > Integer.MAX_VALUE) {
+                throw new ShapeException("repeat: dim " + i + " would hold " + total + " elements, more than a dim can");
+            }
+            out[i] = (int) total;
+        }
+        return reshape(interleaved).expand(tiled).reshape(out);
+    }
+
     /** {@code dim0} and {@code dim1} swapped (a view). */
     T transpose(int dim0, int dim1);
 

@@ -104,6 +104,20 @@ class OnnxExportTest {
         check(lin, f, batches(b -> Tensor.randn(g, b, 6), 5, 3), "x", "batch");
     }
 
+    /** norm (of each order the composition takes apart differently) and repeat, as a forward would use them. */
+    @Test
+    void normsAndRepeat() throws Exception {
+        Linear lin = new Linear(6, 6, true, g);
+        Function<Variable[], Variable> f = in -> {
+            Variable x = lin.forward(in[0]);                                             // (B, 6)
+            Variable unit = x.div(x.norm(2, 1, true).add(1e-6));                         // F.normalize
+            Variable orders = x.norm(1, 1, true).add(x.norm(3, 1, true)).add(x.norm(Double.POSITIVE_INFINITY, 1, true))
+                    .add(x.norm(0.5, 1, true)).add(x.norm(0, 1, true));
+            return unit.repeat(1, 2).add(orders).add(x.repeat(1, 2).mul(0.5));          // (B, 12)
+        };
+        check(lin, f, batches(b -> Tensor.randn(g, b, 6), 5, 3), "x", "batch");
+    }
+
     @Test
     void everyOpsetFrom17To21() throws Exception {
         GPT gpt = new GPT(new GPTConfig(8, 11, 1, 2, 8, 0.0, true), g);
