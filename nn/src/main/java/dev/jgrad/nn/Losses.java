@@ -56,8 +56,15 @@ public final class Losses {
         switch (r) {
             case SUM: return perElement.sum();
             case MEAN: return perElement.mean();
-            default: return perElement;
+            case NONE: return perElement;
+            default: throw notBatchmean(r);
         }
+    }
+
+    /** BATCHMEAN given to a loss other than kl_div, which PyTorch refuses too. */
+    private static IllegalArgumentException notBatchmean(Reduction r) {
+        return new IllegalArgumentException("reduction " + r.name().toLowerCase(java.util.Locale.ROOT)
+                + " is kl_div's alone; this loss takes mean, sum or none");
     }
 
     /** {@code F.mse_loss}, mean; the shapes must match, so {@code (B,1)} against {@code (B,)} is refused rather than broadcast to {@code (B,B)}. */
@@ -80,6 +87,69 @@ public final class Losses {
     public static Variable l1Loss(Variable input, Variable target, Reduction reduction) {
         checkSameShape("l1_loss", input.data(), target.data());
         return reduce(input.sub(target).abs(), reduction);
+    }
+
+    /** {@code F.smooth_l1_loss}, mean, beta 1; the shapes must match (no silent broadcast). */
+    public static Variable smoothL1Loss(Variable input, Variable target) {
+        return smoothL1Loss(input, target, Reduction.MEAN, 1.0);
+    }
+
+    /**
+     * {@code F.smooth_l1_loss}: of each difference d, {@code 0.5 d^2 / beta} where {@code |d| < beta}, else
+     * {@code |d| - 0.5 beta} (beta 0 is {@code l1_loss}); its gradient is {@code d / beta}, then the sign of d.
+     */
+    public static Variable smoothL1Loss(Variable input, Variable target, Reduction reduction, double beta) {
+        if (!(beta >= 0)) {
+            throw new IllegalArgumentException("smooth_l1_loss does not support negative values for beta, got " + beta);
+        }
+        checkSameShape("smooth_l1_loss", input.data(), target.data());
+        Variable d = input.sub(target);
+        Variable a = d.abs();
+        if (beta == 0) {
+            return reduce(a, reduction);
+        }
+        return reduce(Variable.where(a.lt(beta), d.square().mul(0.5 / beta), a.sub(0.5 * beta)), reduction);
+    }
+
+    /** {@code F.huber_loss}, mean, delta 1; the shapes must match (no silent broadcast). */
+    public static Variable huberLoss(Variable input, Variable target) {
+        return huberLoss(input, target, Reduction.MEAN, 1.0);
+    }
+
+    /**
+     * {@code F.huber_loss}: of each difference d, {@code 0.5 d^2} where {@code |d| < delta}, else
+     * {@code delta (|d| - 0.5 delta)}: {@code smooth_l1_loss} times delta.
+     */
+    public static Variable huberLoss(Variable input, Variable target, Reduction reduction, double delta) {
+        if (!(delta > 0)) {
+            throw new IllegalArgumentException("huber_loss does not support non-positive values for delta, got " + delta);
+        }
+        checkSameShape("huber_loss", input.data(), target.data());
+        Variable d = input.sub(target);
+        Variable a = d.abs();
+        return reduce(Variable.where(a.lt(delta), d.square().mul(0.5), a.sub(0.5 * delta).mul(delta)), reduction);
+    }
+
+    /**
+     * {@code F.kl_div(input, target, reduction, log_target)}: with {@code input} log-probabilities, each element's
+     * {@code target (log target - input)} (0 where the target is 0), or {@code e^target (target - input)} where the target
+     * is given as log-probabilities too. {@link Reduction#BATCHMEAN} gives the KL divergence (the sum over the batch
+     * size); MEAN, as in PyTorch, averages over every element, which is not it.
+     */
+    public static Variable klDiv(Variable input, Variable target, Reduction reduction, boolean logTarget) {
+        checkSameShape("kl_div", input.data(), target.data());
+        Variable per;
+        if (logTarget) {
+            per = target.exp().mul(target.sub(input));
+        } else {
+            // xlogy(t, t): log's argument is 1 where the target is 0, so neither the value nor its gradient is NaN there.
+            Variable nonzero = target.ne(0.0);
+            per = target.mul(target.where(nonzero, 1.0).log()).sub(target.mul(input));
+        }
+        if (reduction == Reduction.BATCHMEAN) {
+            return input.dim() == 0 ? per.sum() : per.sum().div(input.size(0));
+        }
+        return reduce(per, reduction);
     }
 
     /** {@code F.cross_entropy}, mean over the targets that are not {@link #IGNORE_INDEX}: logits {@code (N, C)} or {@code (N, C, d...)}, class indices (int64). */
@@ -153,8 +223,10 @@ public final class Losses {
                 return perTarget.sum();
             case MEAN:
                 return perTarget.sum().div(count);
-            default:
+            case NONE:
                 return perTarget.reshape(target.shape());
+            default:
+                throw notBatchmean(reduction);
         }
     }
 

@@ -7,15 +7,18 @@ public enum Reduction {
     /** The sum over the elements. */
     SUM,
     /** No reduction: a loss per element. */
-    NONE;
+    NONE,
+    /** {@code kl_div}'s alone: the sum divided by the batch size (dim 0), which is the KL divergence itself. */
+    BATCHMEAN;
 
-    /** Parses {@code mean}, {@code sum} or {@code none}. */
+    /** Parses {@code mean}, {@code sum}, {@code none} or {@code batchmean}. */
     public static Reduction parse(String s) {
         switch (s) {
             case "mean": return MEAN;
             case "sum": return SUM;
             case "none": return NONE;
-            default: throw new IllegalArgumentException(s + " is not a valid value for reduction (mean, sum, none)");
+            case "batchmean": return BATCHMEAN;
+            default: throw new IllegalArgumentException(s + " is not a valid value for reduction (mean, sum, none, batchmean)");
         }
     }
 }
