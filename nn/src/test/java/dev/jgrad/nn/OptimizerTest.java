@@ -234,6 +234,12 @@ class OptimizerTest {
                 rates(o -> LrScheduler.cosine(o, 5, 0.01), 0.1, 8), 1e-12);
         assertArrayEquals(new double[] {0.025, 0.04375, 0.0625, 0.08125, 0.1, 0.1, 0.1},
                 rates(o -> LrScheduler.linearWarmup(o, 4, 0.25), 0.1, 7), 1e-15);
+        assertArrayEquals(new double[] {0.1, 0.05, 0.025, 0.0125, 0.00625}, rates(o -> LrScheduler.exponential(o, 0.5), 0.1, 5), 0);
+        // MultiStepLR([2, 5, 5], 0.1): a milestone given twice multiplies twice; the order given does not matter
+        double[] multi = {0.1, 0.1, 0.01, 0.01, 0.01, 0.0001, 0.0001, 0.0001};
+        assertArrayEquals(multi, rates(o -> LrScheduler.multiStep(o, new int[] {2, 5, 5}, 0.1), 0.1, 8), 1e-17);
+        assertArrayEquals(new double[] {0.1, 0.1, 0.01, 0.01, 0.01, 0.001, 0.001, 0.001},
+                rates(o -> LrScheduler.multiStep(o, new int[] {5, 2}, 0.1), 0.1, 8), 1e-17);
     }
 
     /** Warm-up to the base rate at step warmup - 1, then half a cosine to eta_min at the total, then eta_min. */
@@ -288,6 +294,8 @@ class OptimizerTest {
         Optimizer opt = new SGD(model(1).parameters(), 0.1);
         assertTrue(assertThrows(IllegalArgumentException.class, () -> LrScheduler.cosine(opt, 0, 0.0)).getMessage().contains("T_max"));
         assertTrue(assertThrows(IllegalArgumentException.class, () -> LrScheduler.step(opt, 0, 0.5)).getMessage().contains("step_size"));
+        assertThrows(IllegalArgumentException.class, () -> LrScheduler.exponential(opt, 0));
+        assertThrows(IllegalArgumentException.class, () -> LrScheduler.multiStep(opt, new int[] {3, -1}, 0.1));
         assertTrue(assertThrows(IllegalArgumentException.class, () -> LrScheduler.linearWarmup(opt, 3, 0.0)).getMessage()
                 .contains("start_factor"));
         assertTrue(assertThrows(IllegalArgumentException.class, () -> LrScheduler.warmupCosine(opt, 5, 4, 0.0)).getMessage()

@@ -38,6 +38,33 @@ public class LrScheduler {
         return new LrScheduler(opt, t -> Math.pow(gamma, t / stepSize));
     }
 
+    /** {@code ExponentialLR}: multiply by {@code gamma} every step. */
+    public static LrScheduler exponential(Optimizer opt, double gamma) {
+        if (!(gamma > 0) || Double.isInfinite(gamma)) {
+            throw new IllegalArgumentException("ExponentialLR: gamma must be a positive number, got " + gamma);
+        }
+        return new LrScheduler(opt, t -> Math.pow(gamma, t));
+    }
+
+    /**
+     * {@code MultiStepLR}: multiply by {@code gamma} at each milestone step (a milestone given twice, twice; in any
+     * order, as PyTorch counts them).
+     */
+    public static LrScheduler multiStep(Optimizer opt, int[] milestones, double gamma) {
+        int[] sorted = milestones.clone();
+        java.util.Arrays.sort(sorted);
+        if (sorted.length > 0 && sorted[0] < 0) {
+            throw new IllegalArgumentException("MultiStepLR: milestones must be 0 or more, got " + sorted[0]);
+        }
+        return new LrScheduler(opt, t -> {
+            int passed = 0;
+            while (passed < sorted.length && sorted[passed] <= t) {
+                passed++;
+            }
+            return Math.pow(gamma, passed);
+        });
+    }
+
     /**
      * {@code CosineAnnealingLR}: from the base rate down to {@code etaMin} over {@code tMax} steps along half a cosine, then
      * {@code etaMin} (PyTorch's climbs back up the cosine after {@code tMax} steps, a restart that this one does not make).
