@@ -2,7 +2,6 @@ package dev.jgrad.nn.data;
 
 import dev.jgrad.tensor.Tensor;
 
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.Reader;
 import java.nio.charset.CharacterCodingException;
@@ -16,7 +15,6 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Pattern;
 
 /**
  * Numeric tables from CSV files, as {@code np.loadtxt} or {@code pd.read_csv(...).to_numpy()} would give them: one float32
@@ -34,8 +32,6 @@ public final class Csv {
     static final int MAX_FIELD = 1 << 12;
     /** The most columns a table may have. */
     static final int MAX_COLUMNS = 1 << 16;
-    private static final Pattern NUMBER = Pattern.compile(
-            "[+-]?(\\d+\\.?\\d*([eE][+-]?\\d+)?|\\.\\d+([eE][+-]?\\d+)?|(?i:nan|inf|infinity))");
 
     private Csv() {
     }
@@ -68,11 +64,62 @@ public final class Csv {
         }
         var decoder = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
                 .onUnmappableCharacter(CodingErrorAction.REPORT);
-        try (BufferedReader in = new BufferedReader(new java.io.InputStreamReader(Files.newInputStream(file), decoder))) {
+        try (Reader in = new java.io.InputStreamReader(Files.newInputStream(file), decoder)) {
             return new Parser(file, in, delimiter).table(header);
         } catch (CharacterCodingException e) {
             throw new IOException(file + ": not UTF-8 text (" + e.getMessage() + ")");
         }
+    }
+
+    /**
+     * Whether {@code s} is a number as CSV files write them: an optional sign, digits with an optional decimal point (at
+     * least one digit), an optional exponent; or nan, inf, infinity in any case. Not Java's suffixes (1.5f) or hex.
+     */
+    static boolean isNumber(String s) {
+        int n = s.length();
+        int i = n > 0 && (s.charAt(0) == '+' || s.charAt(0) == '-') ? 1 : 0;
+        if (i == n) {
+            return false;
+        }
+        char c = s.charAt(i);
+        if (c == 'n' || c == 'N' || c == 'i' || c == 'I') {
+            String word = s.substring(i).toLowerCase(java.util.Locale.ROOT);
+            return word.equals("nan") || word.equals("inf") || word.equals("infinity");
+        }
+        int digits = 0;
+        while (i < n && isDigit(s.charAt(i))) {
+            i++;
+            digits++;
+        }
+        if (i < n && s.charAt(i) == '.') {
+            i++;
+            while (i < n && isDigit(s.charAt(i))) {
+                i++;
+                digits++;
+            }
+        }
+        if (digits == 0) {
+            return false;
+        }
+        if (i < n && (s.charAt(i) == 'e' || s.charAt(i) == 'E')) {
+            i++;
+            if (i < n && (s.charAt(i) == '+' || s.charAt(i) == '-')) {
+                i++;
+            }
+            int exponent = 0;
+            while (i < n && isDigit(s.charAt(i))) {
+                i++;
+                exponent++;
+            }
+            if (exponent == 0) {
+                return false;
+            }
+        }
+        return i == n;
+    }
+
+    private static boolean isDigit(char c) {
+        return c >= '0' && c <= '9';
     }
 
     private static String printable(char c) {
@@ -137,6 +184,9 @@ public final class Csv {
         private final Reader in;
         private final char delimiter;
         private final StringBuilder field = new StringBuilder();
+        private final char[] buffer = new char[1 << 16];
+        private int pos;
+        private int len;
         private int line = 1;
         private int pushed = -2;
 
@@ -191,7 +241,7 @@ public final class Csv {
         private void add(FloatBlocks data, List<String> r, int at, List<String> names) throws IOException {
             for (int c = 0; c < r.size(); c++) {
                 String s = r.get(c).strip();
-                if (!NUMBER.matcher(s).matches()) {
+                if (!isNumber(s)) {
                     boolean otherDelimiter = s.matches(".*[;\t|,].*");
                     throw new IOException(file + ", line " + at + ", column '" + names.get(c) + "': " + (s.isEmpty() ? "an empty field"
                             : "'" + s + "' is not a number") + (otherDelimiter ? " (a delimiter other than " + printable(delimiter)
@@ -201,22 +251,22 @@ public final class Csv {
             }
         }
 
+        /** s as a float: {@link #isNumber} said it is one. */
         private static float parse(String s) {
-            String t = s.toLowerCase(java.util.Locale.ROOT);
-            boolean negative = t.startsWith("-");
-            String u = t.startsWith("+") || negative ? t.substring(1) : t;
-            if (u.equals("nan")) {
+            int i = s.charAt(0) == '+' || s.charAt(0) == '-' ? 1 : 0;
+            char c = s.charAt(i);
+            if (c == 'n' || c == 'N') {
                 return Float.NaN;
             }
-            if (u.equals("inf") || u.equals("infinity")) {
-                return negative ? Float.NEGATIVE_INFINITY : Float.POSITIVE_INFINITY;
+            if (c == 'i' || c == 'I') {
+                return s.charAt(0) == '-' ? Float.NEGATIVE_INFINITY : Float.POSITIVE_INFINITY;
             }
             return Float.parseFloat(s);
         }
 
         private static boolean allNumbers(List<String> r) {
             for (String s : r) {
-                if (!NUMBER.matcher(s.strip()).matches()) {
+                if (!isNumber(s.strip())) {
                     return false;
                 }
             }
@@ -312,7 +362,16 @@ public final class Csv {
                 pushed = -2;
                 return c;
             }
-            return in.read();
+            if (pos == len) {
+                // Blocks of our own: a Reader's read() of one character takes a lock each call.
+                len = in.read(buffer, 0, buffer.length);
+                pos = 0;
+                if (len <= 0) {
+                    len = 0;
+                    return -1;
+                }
+            }
+            return buffer[pos++];
         }
 
         private void push(int c) {

@@ -86,6 +86,16 @@ class CsvTest {
     }
 
     @Test
+    void numbersAreWhatCsvFilesWriteNotWhatJavaParses() {
+        for (String yes : List.of("0", "-3", "+7", "5.", ".5", "1.25e-3", "1E+10", "6e7", "nan", "-NaN", "inf", "-Infinity")) {
+            assertTrue(Csv.isNumber(yes), yes);
+        }
+        for (String no : List.of("", "+", "-", ".", "e5", "1e", "1e+", "1.5f", "2d", "0x10", "1_000", "1,5", "\u0661", "infinit", "na", "1 2")) {
+            assertTrue(!Csv.isNumber(no), no);
+        }
+    }
+
+    @Test
     void nanAndInfinityAreWrittenOut() throws IOException {
         float[] v = Csv.read(write("nan.csv", "a,b,c\nnan,-inf,Infinity\n")).values().toFloatArray();
         assertTrue(Float.isNaN(v[0]));
