@@ -70,6 +70,12 @@ public final class Metrics {
         return Double.NaN;
     }
 
+    /** How many rows of which curves, as a printed {@link Fit.Result} shows them: {@code Metrics[640 rows: model/step, model/train]}. */
+    @Override
+    public synchronized String toString() {
+        return "Metrics[" + rows.size() + " rows: " + String.join(", ", curves()) + "]";
+    }
+
     /** The losses as metrics.csv's text. */
     public synchronized String toCsv() {
         StringBuilder sb = new StringBuilder(HEADER).append('\n');

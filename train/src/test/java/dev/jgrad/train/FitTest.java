@@ -97,6 +97,9 @@ class FitTest {
             assertTrue(Files.size(dir.resolve(f)) > 0, f);
         }
         assertEquals(28, r.steps());
+        assertEquals("Metrics[" + r.metrics().rows().size() + " rows: " + String.join(", ", r.metrics().curves()) + "]",
+                r.metrics().toString(), "a printed Result shows its curves");
+        assertTrue(r.metrics().curves().size() >= 2, r.metrics().curves().toString());
         assertEquals(RunConfig.of("reg", Map.of("seed", 0L, "epochs", 4L)), RunConfig.read(dir).orElseThrow());
         Map<String, String> meta = Safetensors.load(dir.resolve("model.safetensors")).metadata();
         assertEquals("28", meta.get(RunPosition.STEP));
