@@ -48,7 +48,9 @@ public interface ViewMethods<T extends ArrayOps<T>> extends ArrayCore<T> {
             }
             out[i] = (int) total;
         }
-        return reshape(interleaved).expand(tiled).reshape(out);
+        T tiledView = reshape(interleaved).expand(tiled).reshape(out);
+        // Counts of 1 leave a view, and repeat always copies (as PyTorch's).
+        return tiledView.data().sharesStorage(data()) ? tiledView.clone() : tiledView;
     }
 
     /** {@code dim0} and {@code dim1} swapped (a view). */

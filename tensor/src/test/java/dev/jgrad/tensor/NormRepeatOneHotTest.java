@@ -61,6 +61,11 @@ class NormRepeatOneHotTest {
         assertArrayEquals(new long[] {0, 3, 0, 3, 1, 4, 1, 4, 2, 5, 2, 5}, strided.repeat(1, 2).toLongArray());
         r.fill(0);
         assertArrayEquals(new float[] {1, 2, 3, 4}, m.toFloatArray(), "a repeat is a copy");
+        Tensor once = m.repeat(1, 1);
+        once.fill(0);
+        assertArrayEquals(new float[] {1, 2, 3, 4}, m.toFloatArray(), "a repeat of counts 1 is a copy too");
+        assertArrayEquals(new float[] {5}, Tensor.scalar(5f).repeat().toFloatArray());
+        assertArrayEquals(new int[] {2, 3}, Tensor.scalar(5f).repeat(2, 3).shape());
     }
 
     @Test
