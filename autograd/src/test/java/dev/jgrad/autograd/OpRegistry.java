@@ -101,6 +101,8 @@ final class OpRegistry {
         ops.add(unaryOp("gelu", Variable::gelu));
         ops.add(unaryOp("gelu tanh", x -> x.gelu(true)));
         ops.add(unaryOp("softplus", Variable::softplus));
+        ops.add(awayFromZero("elu", x -> x.elu(0.7)));
+        ops.add(unaryOp("mish", Variable::mish));
         ops.add(unaryOp("square", Variable::square));
         ops.add(awayFromZero("reciprocal", Variable::reciprocal));
         ops.add(unaryOp("erf", Variable::erf));

@@ -314,6 +314,22 @@ public interface PointwiseMethods<T extends ArrayOps<T>> extends ArrayCore<T> {
         return unary(UnaryOp.SOFTPLUS);
     }
 
+    /**
+     * {@code F.elu(x, alpha)}: x where x &gt; 0, {@code alpha (e^x - 1)} elsewhere (its gradient there {@code alpha e^x},
+     * alpha at 0, as PyTorch's).
+     */
+    default T elu(double alpha) {
+        T x = self();
+        // expm1 of min(x, 0): e^x of a large x would overflow, and where's zero gradient times infinity is NaN.
+        return x.where(x.gt(0.0), x.clampMax(0.0).expm1().mul(alpha));
+    }
+
+    /** {@code F.mish(x)}: {@code x tanh(softplus(x))}. */
+    default T mish() {
+        T x = self();
+        return x.mul(x.softplus().tanh());
+    }
+
     /** {@code floor(x)}. */
     default T floor() {
         return unary(UnaryOp.FLOOR);

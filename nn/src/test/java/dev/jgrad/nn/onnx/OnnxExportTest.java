@@ -9,6 +9,7 @@ import dev.jgrad.nn.BatchNorm2d;
 import dev.jgrad.nn.Conv1d;
 import dev.jgrad.nn.Conv2d;
 import dev.jgrad.nn.Dropout;
+import dev.jgrad.nn.ELU;
 import dev.jgrad.nn.Embedding;
 import dev.jgrad.nn.Flatten;
 import dev.jgrad.nn.GELU;
@@ -21,6 +22,7 @@ import dev.jgrad.nn.LeakyReLU;
 import dev.jgrad.nn.Linear;
 import dev.jgrad.nn.MaxPool1d;
 import dev.jgrad.nn.MaxPool2d;
+import dev.jgrad.nn.Mish;
 import dev.jgrad.nn.Module;
 import dev.jgrad.nn.ModuleList;
 import dev.jgrad.nn.MultiheadAttention;
@@ -28,6 +30,7 @@ import dev.jgrad.nn.ReLU;
 import dev.jgrad.nn.Sequential;
 import dev.jgrad.nn.SiLU;
 import dev.jgrad.nn.Sigmoid;
+import dev.jgrad.nn.Softplus;
 import dev.jgrad.nn.Tanh;
 import dev.jgrad.nn.gpt.GPT;
 import dev.jgrad.nn.gpt.GPTConfig;
@@ -67,7 +70,8 @@ class OnnxExportTest {
     @Test
     void mlpWithEveryActivation() throws Exception {
         Sequential mlp = new Sequential(new Linear(5, 7, true, g), new ReLU(), new Linear(7, 6, true, g), new GELU(), new Tanh(),
-                new Linear(6, 6, true, g), new GELU(true), new SiLU(), new LeakyReLU(0.2), new Sigmoid(), new Linear(6, 3, false, g));
+                new Linear(6, 6, true, g), new GELU(true), new SiLU(), new LeakyReLU(0.2), new Sigmoid(), new Linear(6, 6, false, g),
+                new ELU(0.7), new Mish(), new Softplus(), new dev.jgrad.nn.Identity(), new Linear(6, 3, false, g), new dev.jgrad.nn.LogSoftmax(1));
         check(mlp, in -> mlp.forward(in[0]), batches(b -> Tensor.randn(g, b, 5), 4, 9), "x", "batch");
     }
 
