@@ -52,8 +52,21 @@ public final class Init {
         return uniform(gen, Math.sqrt(6.0 / (fanIn + fanOut)), shape);
     }
 
+    /** {@code xavier_normal_}: normal with std sqrt(2 / (fan_in + fan_out)). */
+    public static Tensor xavierNormal(Generator gen, int fanIn, int fanOut, int... shape) {
+        return normal(gen, fanIn + fanOut == 0 ? 0 : Math.sqrt(2.0 / (fanIn + fanOut)), shape);
+    }
+
+    /**
+     * {@code kaiming_normal_(w, nonlinearity='relu')} (He initialisation, mode fan_in): normal with std
+     * sqrt(2 / fan_in), for layers followed by a ReLU.
+     */
+    public static Tensor kaimingNormal(Generator gen, int fanIn, int... shape) {
+        return normal(gen, fanIn == 0 ? 0 : Math.sqrt(2.0 / fanIn), shape);
+    }
+
     /** Standard normal values times {@code std}. */
     public static Tensor normal(Generator gen, double std, int... shape) {
-        return Tensor.randn(gen, shape).mul(std);
+        return Tensor.randn(gen == null ? defaultGenerator() : gen, shape).mul(std);
     }
 }
