@@ -56,6 +56,7 @@ public final class Fit {
     DataParallel dataParallel;
     LrScheduler schedule;
     LrScheduler epochSchedule;
+    dev.jgrad.nn.optim.ReduceLrOnPlateau plateau;
     boolean saveBest;
     int saveEvery;
     int logEvery = 10;
@@ -210,6 +211,15 @@ public final class Fit {
     /** A schedule stepped after every period (epoch); a resumed run stands it at the periods done. */
     public Fit epochSchedule(LrScheduler perEpoch) {
         this.epochSchedule = Objects.requireNonNull(perEpoch, "epochSchedule");
+        return this;
+    }
+
+    /**
+     * A {@code ReduceLROnPlateau} fed the held-out loss (the first series') after every period; a resumed run rebuilds it
+     * from the held-out losses in its curves. Needs {@link #heldOut} or {@link #evaluate}.
+     */
+    public Fit plateauSchedule(dev.jgrad.nn.optim.ReduceLrOnPlateau onPlateau) {
+        this.plateau = Objects.requireNonNull(onPlateau, "plateauSchedule");
         return this;
     }
 
@@ -385,6 +395,9 @@ public final class Fit {
         }
         if (batches.naturalPeriod() > 0 && steps >= 0) {
             throw new IllegalStateException("Fit: a loader's run is counted in epochs(N), not steps");
+        }
+        if (plateau != null && evaluate == null) {
+            throw new IllegalStateException("Fit: plateauSchedule steps on the held-out loss; give it with heldOut(...) or evaluate(...)");
         }
         if (batches.naturalPeriod() > 0 && evaluateEvery > 0) {
             throw new IllegalStateException("Fit: a loader's run evaluates after each epoch; evaluateEvery is for drawn batches");

@@ -67,6 +67,9 @@ final class FitRun {
         if (fit.epochSchedule != null) {
             fit.epochSchedule.resumeAt(pos.periodsDone);
         }
+        if (fit.plateau != null && continuing) {
+            fit.plateau.replay(heldOutLosses(metrics, series.get(0), pos.periodsDone));
+        }
         RunStatus status = new RunStatus(dir, fit.totalSteps());
         try (RunLog log = RunLog.open(fit, dir, pos.step + 1, continuing, fit.progressOut != null ? fit.progressOut : System.err)) {
             metrics.onAdd(log::row);
@@ -292,6 +295,19 @@ final class FitRun {
             m.forEach((k, v) -> flat.put("checkpoint_" + k, v));
         }
         return flat;
+    }
+
+    /** The held-out losses of {@code series} in the first {@code periods} periods, in order (NaN where none was logged). */
+    private static double[] heldOutLosses(Metrics metrics, String series, int periods) {
+        double[] losses = new double[periods];
+        java.util.Arrays.fill(losses, Double.NaN);
+        String split = heldOutSplit(metrics, series);
+        for (Metrics.Row r : metrics.rows()) {
+            if (r.series().equals(series) && r.split().equals(split) && r.epoch() >= 1 && r.epoch() <= periods) {
+                losses[r.epoch() - 1] = r.loss();
+            }
+        }
+        return losses;
     }
 
     /** The split of a series' held-out rows: "val", or "test" where the held-out set is the test set. */

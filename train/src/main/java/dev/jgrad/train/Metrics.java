@@ -81,9 +81,18 @@ public final class Metrics {
         StringBuilder sb = new StringBuilder(HEADER).append('\n');
         for (Row r : rows) {
             sb.append(r.step()).append(',').append(r.epoch()).append(',').append(r.series()).append(',').append(r.split())
-                    .append(',').append(String.format(Locale.ROOT, "%.8g", r.loss())).append('\n');
+                    .append(',').append(format(r.loss())).append('\n');
         }
         return sb.toString();
+    }
+
+    private static String format(double loss) {
+        return String.format(Locale.ROOT, "%.8g", loss);
+    }
+
+    /** {@code loss} as metrics.csv records it (8 significant digits), the value a resumed run reads back. */
+    static double asLogged(double loss) {
+        return Double.isFinite(loss) ? Double.parseDouble(format(loss)) : loss;
     }
 
     /** The largest metrics file read. */

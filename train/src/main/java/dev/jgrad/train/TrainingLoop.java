@@ -165,6 +165,10 @@ final class TrainingLoop {
         if (fit.epochSchedule != null) {
             fit.epochSchedule.step();
         }
+        if (fit.plateau != null) {
+            // The loss as the curves record it, which is what a resumed run replays: the two runs reduce the rate alike.
+            fit.plateau.step(Metrics.asLogged(ev.heldOut(series.get(0), series.size() == 1)));
+        }
         if (fit.saveBest) {
             double held = ev.heldOut(series.get(0), series.size() == 1);
             if (held < pos.best) {

@@ -11,6 +11,7 @@ import dev.jgrad.nn.io.Json;
 import dev.jgrad.nn.io.Safetensors;
 import dev.jgrad.nn.optim.Adam;
 import dev.jgrad.nn.optim.LrScheduler;
+import dev.jgrad.nn.optim.ReduceLrOnPlateau;
 import dev.jgrad.tensor.Generator;
 import dev.jgrad.tensor.Tensor;
 import org.junit.jupiter.api.AfterEach;
@@ -60,6 +61,48 @@ class FitTest {
                 .name("reg")
                 .progress(QUIET, false);
         return run(fit, dir, resume, stopAfter);
+    }
+
+    /** The regression run with a ReduceLROnPlateau that cuts the rate whenever the held-out loss gains less than 30%. */
+    private Fit.Result plateauRegression(Path dir, Path resume, int epochs, long stopAfter, double[] lr) {
+        Generator gen = new Generator(3);
+        Tensor x = Tensor.randn(gen, 104, 3);
+        Tensor y = x.matmul(Tensor.of(new float[] {1.5f, -2f, 0.5f}, 3, 1)).tanh();
+        Sequential net = new Sequential(new Linear(3, 9, true, gen), new Tanh(), new Linear(9, 1, true, gen));
+        Adam opt = new Adam(net.parameters(), 0.05);
+        Fit fit = Fit.of(net, opt, new DataLoader(new TensorDataset(x, y), 16, true, 5, false))
+                .loss(b -> Losses.mseLoss(net.forward(Variable.of(b.get(0))), Variable.of(b.get(1))))
+                .heldOut(() -> Losses.mseLoss(net.forward(Variable.of(x)), Variable.of(y)).item())
+                .plateauSchedule(new ReduceLrOnPlateau(opt, 0.5, 0, 0.3, 0, 0))
+                .epochs(epochs)
+                .name("reg")
+                .progress(QUIET, false);
+        Fit.Result r = run(fit, dir, resume, stopAfter);
+        lr[0] = opt.lr();
+        return r;
+    }
+
+    /** Stopped after its second and fourth epochs' first steps and resumed: the rates and weights of the run that never stopped. */
+    @Test
+    void aPlateauScheduleResumesToTheSameRatesAndBits() throws IOException {
+        Path whole = tmp.resolve("whole");
+        double[] wholeLr = new double[1];
+        plateauRegression(whole, null, 6, 0, wholeLr);
+        assertTrue(wholeLr[0] < 0.05, "the schedule cut the rate: " + wholeLr[0]);
+        for (long stop : new long[] {8, 22}) {
+            Path split = tmp.resolve("split" + stop);
+            double[] lr = new double[1];
+            plateauRegression(split, null, 6, stop, lr);
+            plateauRegression(null, split, 6, 0, lr);
+            assertEquals(wholeLr[0], lr[0], "stop at " + stop);
+            assertSameWeights(whole, split);
+        }
+        Sequential net = new Sequential(new Linear(3, 1, true, new Generator(1)));
+        Adam opt = new Adam(net.parameters(), 0.1);
+        Fit blind = Fit.of(net, opt, new DataLoader(new TensorDataset(Tensor.zeros(4, 3), Tensor.zeros(4, 1)), 2, false, 0, false))
+                .loss(b -> Losses.mseLoss(net.forward(Variable.of(b.get(0))), Variable.of(b.get(1))))
+                .plateauSchedule(new ReduceLrOnPlateau(opt)).out(tmp.resolve("blind")).progress(QUIET, false);
+        assertTrue(assertThrows(IllegalStateException.class, () -> blind.run(QUIET)).getMessage().contains("heldOut"));
     }
 
     /** Runs {@code fit} into {@code dir} (or resumes {@code resume}), stopped after {@code stopAfter} steps if that is > 0. */
