@@ -163,10 +163,21 @@ public final class Losses {
      * mean divides by the others); {@code labelSmoothing} mixes the target with the uniform distribution.
      */
     public static Variable crossEntropy(Variable input, Tensor target, Reduction reduction, int ignoreIndex, double labelSmoothing) {
+        return crossEntropy(input, target, null, reduction, ignoreIndex, labelSmoothing);
+    }
+
+    /**
+     * {@code F.cross_entropy(input, target, weight)}: as above, each target's loss weighted by its class's {@code weight}
+     * (a float tensor of C values, or null for none); the mean divides by the weights of the targets counted, as
+     * PyTorch's does, so a batch of rare classes counts as much as one of common ones.
+     */
+    public static Variable crossEntropy(Variable input, Tensor target, Tensor weight, Reduction reduction, int ignoreIndex,
+                                        double labelSmoothing) {
         if (labelSmoothing < 0 || labelSmoothing > 1) {
             throw new IllegalArgumentException("label_smoothing must be between 0.0 and 1.0. Got: " + labelSmoothing);
         }
-        return classLoss("cross_entropy", input.logSoftmax(input.dim() == 1 ? 0 : 1), input, target, reduction, ignoreIndex, labelSmoothing);
+        return classLoss("cross_entropy", input.logSoftmax(input.dim() == 1 ? 0 : 1), input, target, weight, reduction, ignoreIndex,
+                labelSmoothing);
     }
 
     /** {@code F.nll_loss}, mean over the targets that are not {@link #IGNORE_INDEX}, from log-probabilities. */
@@ -176,10 +187,15 @@ public final class Losses {
 
     /** {@code F.nll_loss}: the negative log-probability of each target class, from log-probabilities (N, C, ...). */
     public static Variable nllLoss(Variable logProbs, Tensor target, Reduction reduction, int ignoreIndex) {
-        return classLoss("nll_loss", logProbs, logProbs, target, reduction, ignoreIndex, 0.0);
+        return nllLoss(logProbs, target, null, reduction, ignoreIndex);
     }
 
-    private static Variable classLoss(String name, Variable logp, Variable input, Tensor target, Reduction reduction,
+    /** {@code F.nll_loss(input, target, weight)}: each target's loss weighted by its class's {@code weight} (null: none). */
+    public static Variable nllLoss(Variable logProbs, Tensor target, Tensor weight, Reduction reduction, int ignoreIndex) {
+        return classLoss("nll_loss", logProbs, logProbs, target, weight, reduction, ignoreIndex, 0.0);
+    }
+
+    private static Variable classLoss(String name, Variable logp, Variable input, Tensor target, Tensor weight, Reduction reduction,
                                       int ignoreIndex, double smoothing) {
         if (input.dim() == 0) {
             throw new ShapeException(name + ": input must have at least 1 dim (C) or (N, C, ...), got a scalar");
@@ -211,23 +227,38 @@ public final class Losses {
         Variable rows = classDim == 0 ? logp.unsqueeze(0) : logp.movedim(1, -1).reshape(-1, classes);
         Tensor idx = Tensor.of(safe, safe.length, 1);
         Tensor keep = Tensor.of(valid, valid.length).to(input.dtype());
+        Tensor w = weight == null ? null : classWeights(name, weight, classes, input.dtype());
+        // Each counted target's weight (1 without weights): the mean divides by their sum.
+        Tensor targetWeight = w == null ? keep : w.indexSelect(0, Tensor.of(safe, safe.length)).mul(keep);
         Variable nll = rows.gather(1, idx).squeeze(1).neg();
-        Variable perTarget = nll;
+        Variable perTarget = w == null ? nll : nll.mul(Variable.of(w.indexSelect(0, Tensor.of(safe, safe.length))));
         if (smoothing > 0) {
-            Variable uniform = rows.sum(1).neg().div(classes);
-            perTarget = nll.mul(1 - smoothing).add(uniform.mul(smoothing));
+            // PyTorch's smoothing term: the class-weighted sum of -log p over every class, over C.
+            Variable uniform = (w == null ? rows : rows.mul(Variable.of(w))).sum(1).neg().div(classes);
+            perTarget = perTarget.mul(1 - smoothing).add(uniform.mul(smoothing));
         }
         perTarget = perTarget.mul(Variable.of(keep));
         switch (reduction) {
             case SUM:
                 return perTarget.sum();
             case MEAN:
-                return perTarget.sum().div(count);
+                return w == null ? perTarget.sum().div(count) : perTarget.sum().div(Variable.of(targetWeight.sum()));
             case NONE:
                 return perTarget.reshape(target.shape());
             default:
                 throw notBatchmean(reduction);
         }
+    }
+
+    /** The class weights as a float tensor of {@code classes} values in the input's type, or a refusal naming the shape. */
+    private static Tensor classWeights(String name, Tensor weight, int classes, DType dtype) {
+        if (weight.dim() != 1 || weight.size(0) != classes) {
+            throw new ShapeException(name + ": weight must hold one value per class, shape [" + classes + "], got " + Shape.str(weight.shape()));
+        }
+        if (!weight.dtype().isFloating()) {
+            throw new dev.jgrad.tensor.DTypeException(name + ": weight must be a floating-point tensor, got " + weight.dtype());
+        }
+        return weight.to(dtype);
     }
 
     /**
