@@ -57,6 +57,7 @@ public final class Fit {
     LrScheduler schedule;
     LrScheduler epochSchedule;
     dev.jgrad.nn.optim.ReduceLrOnPlateau plateau;
+    EarlyStop earlyStop;
     boolean saveBest;
     int saveEvery;
     int logEvery = 10;
@@ -220,6 +221,20 @@ public final class Fit {
      */
     public Fit plateauSchedule(dev.jgrad.nn.optim.ReduceLrOnPlateau onPlateau) {
         this.plateau = Objects.requireNonNull(onPlateau, "plateauSchedule");
+        return this;
+    }
+
+    /**
+     * Ends the run once the held-out loss (the first series') has not improved on its best by more than {@code minDelta}
+     * for {@code patience} periods in a row (EarlyStopping, mode min); summary.json says after which period. The folder
+     * keeps the last weights, or with {@link #saveBest} the best. A resumed run rebuilds the count from its curves.
+     */
+    public Fit earlyStop(int patience, double minDelta) {
+        if (patience < 1 || !(minDelta >= 0)) {
+            throw new IllegalArgumentException("earlyStop takes a patience of 1 or more and a min delta of 0 or more, got "
+                    + patience + ", " + minDelta);
+        }
+        this.earlyStop = new EarlyStop(patience, minDelta);
         return this;
     }
 
@@ -395,6 +410,9 @@ public final class Fit {
         }
         if (batches.naturalPeriod() > 0 && steps >= 0) {
             throw new IllegalStateException("Fit: a loader's run is counted in epochs(N), not steps");
+        }
+        if (earlyStop != null && evaluate == null) {
+            throw new IllegalStateException("Fit: earlyStop watches the held-out loss; give it with heldOut(...) or evaluate(...)");
         }
         if (plateau != null && evaluate == null) {
             throw new IllegalStateException("Fit: plateauSchedule steps on the held-out loss; give it with heldOut(...) or evaluate(...)");

@@ -70,6 +70,9 @@ final class FitRun {
         if (fit.plateau != null && continuing) {
             fit.plateau.replay(heldOutLosses(metrics, series.get(0), pos.periodsDone));
         }
+        if (fit.earlyStop != null) {
+            fit.earlyStop.replay(continuing ? heldOutLosses(metrics, series.get(0), pos.periodsDone) : new double[0]);
+        }
         RunStatus status = new RunStatus(dir, fit.totalSteps());
         try (RunLog log = RunLog.open(fit, dir, pos.step + 1, continuing, fit.progressOut != null ? fit.progressOut : System.err)) {
             metrics.onAdd(log::row);
@@ -259,6 +262,9 @@ final class FitRun {
         s.put("steps", pos.step);
         s.put(fit.periodName + "s_done", pos.periodsDone);
         s.put("interrupted", interrupted);
+        if (fit.earlyStop != null && fit.earlyStop.stoppedAt() > 0) {
+            s.put("stopped_early_after", fit.earlyStop.stoppedAt());
+        }
         if (fit.saveBest) {
             // Which step the model in the folder comes from: the best evaluation, not the last step.
             Map<String, Object> saved = new LinkedHashMap<>();

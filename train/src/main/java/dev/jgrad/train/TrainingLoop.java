@@ -72,7 +72,7 @@ final class TrainingLoop {
             printTexts(ev);
             log.evaluated(0, ev);
         }
-        for (int p = pos.periodsDone + 1; p <= fit.periods() && !Interrupt.requested(); p++) {
+        for (int p = pos.periodsDone + 1; p <= fit.periods() && !Interrupt.requested() && !stoppedEarly(); p++) {
             long start = pos.step - pos.periodSteps;
             int length = (int) (fit.periodEnd(p) - start);
             progress.startPeriod(p, pos.periodSteps, length, pos.step);
@@ -86,6 +86,13 @@ final class TrainingLoop {
             }
             endPeriod(p);
         }
+        if (stoppedEarly()) {
+            out.println(fit.earlyStop.reason(fit.periodName));
+        }
+    }
+
+    private boolean stoppedEarly() {
+        return fit.earlyStop != null && fit.earlyStop.stoppedAt() > 0;
     }
 
     private void step(List<Tensor> batch, int period, int length) {
@@ -165,9 +172,13 @@ final class TrainingLoop {
         if (fit.epochSchedule != null) {
             fit.epochSchedule.step();
         }
+        // The held-out loss as the curves record it, which is what a resumed run replays: the two runs decide alike.
+        double logged = Metrics.asLogged(ev.heldOut(series.get(0), series.size() == 1));
         if (fit.plateau != null) {
-            // The loss as the curves record it, which is what a resumed run replays: the two runs reduce the rate alike.
-            fit.plateau.step(Metrics.asLogged(ev.heldOut(series.get(0), series.size() == 1)));
+            fit.plateau.step(logged);
+        }
+        if (fit.earlyStop != null) {
+            fit.earlyStop.observe(logged);
         }
         if (fit.saveBest) {
             double held = ev.heldOut(series.get(0), series.size() == 1);

@@ -105,6 +105,58 @@ class FitTest {
         assertTrue(assertThrows(IllegalStateException.class, () -> blind.run(QUIET)).getMessage().contains("heldOut"));
     }
 
+    /** The regression run stopped early: no later held-out loss beats the first by 10, so it ends after epoch 1 + 2. */
+    private Fit.Result earlyStoppedRegression(Path dir, Path resume, int epochs, long stopAfter, PrintStream out) {
+        Generator gen = new Generator(3);
+        Tensor x = Tensor.randn(gen, 104, 3);
+        Tensor y = x.matmul(Tensor.of(new float[] {1.5f, -2f, 0.5f}, 3, 1)).tanh();
+        Sequential net = new Sequential(new Linear(3, 9, true, gen), new Tanh(), new Linear(9, 1, true, gen));
+        Adam opt = new Adam(net.parameters(), 0.01);
+        Fit fit = Fit.of(net, opt, new DataLoader(new TensorDataset(x, y), 16, true, 5, false))
+                .loss(b -> Losses.mseLoss(net.forward(Variable.of(b.get(0))), Variable.of(b.get(1))))
+                .heldOut(() -> Losses.mseLoss(net.forward(Variable.of(x)), Variable.of(y)).item())
+                .earlyStop(2, 10.0)
+                .epochs(epochs)
+                .name("reg")
+                .progress(QUIET, false);
+        if (dir != null) {
+            fit.out(dir);
+        }
+        if (resume != null) {
+            fit.resume(resume);
+        }
+        if (stopAfter > 0) {
+            Interrupt.stopAfterSteps(stopAfter);
+        }
+        try {
+            return fit.run(out);
+        } finally {
+            Interrupt.reset();
+        }
+    }
+
+    /** Ends after its third epoch of ten, says so, and a run stopped inside it and resumed ends with the same weights. */
+    @Test
+    void aRunStopsEarlyWhenTheHeldOutLossStopsImproving() throws IOException {
+        Path whole = tmp.resolve("whole");
+        ByteArrayOutputStream said = new ByteArrayOutputStream();
+        Fit.Result r = earlyStoppedRegression(whole, null, 10, 0, new PrintStream(said, true, StandardCharsets.UTF_8));
+        assertEquals(21, r.steps());
+        assertTrue(said.toString(StandardCharsets.UTF_8).contains("stopped early after epoch 3: the held-out loss has not improved"
+                + " for 2 epochs (best "), said.toString(StandardCharsets.UTF_8));
+        Map<?, ?> summary = (Map<?, ?>) Json.parse(Files.readString(whole.resolve("summary.json")));
+        assertEquals(3L, ((Number) summary.get("stopped_early_after")).longValue());
+        Path split = tmp.resolve("split");
+        assertTrue(earlyStoppedRegression(split, null, 10, 10, QUIET).interrupted());
+        assertEquals(21, earlyStoppedRegression(null, split, 10, 0, QUIET).steps());
+        assertSameWeights(whole, split);
+        assertEquals(21, earlyStoppedRegression(null, whole, 12, 0, QUIET).steps(), "a run that stopped early stays stopped");
+        Sequential net = new Sequential(new Linear(3, 1, true, new Generator(1)));
+        Fit fit = Fit.of(net, new Adam(net.parameters(), 0.1), new DataLoader(new TensorDataset(Tensor.zeros(4, 3)), 2, false, 0, false));
+        assertThrows(IllegalArgumentException.class, () -> fit.earlyStop(0, 0));
+        assertThrows(IllegalArgumentException.class, () -> fit.earlyStop(3, -1));
+    }
+
     /** Runs {@code fit} into {@code dir} (or resumes {@code resume}), stopped after {@code stopAfter} steps if that is > 0. */
     private static Fit.Result run(Fit fit, Path dir, Path resume, long stopAfter) {
         if (dir != null) {
