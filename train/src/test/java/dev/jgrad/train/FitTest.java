@@ -45,41 +45,47 @@ class FitTest {
         Interrupt.reset();
     }
 
-    /** A small regression run over a loader (periods are epochs of 7 batches), stopped after {@code stopAfter} steps if > 0. */
-    private Fit.Result regression(Path dir, Path resume, int epochs, long stopAfter) {
-        Generator gen = new Generator(3);
-        Tensor x = Tensor.randn(gen, 104, 3);
-        Tensor y = x.matmul(Tensor.of(new float[] {1.5f, -2f, 0.5f}, 3, 1)).tanh();
-        Sequential net = new Sequential(new Linear(3, 9, true, gen), new Tanh(), new Linear(9, 1, true, gen));
-        Adam opt = new Adam(net.parameters(), 0.01);
-        Fit fit = Fit.of(net, opt, new DataLoader(new TensorDataset(x, y), 16, true, 5, false))
-                .loss(b -> Losses.mseLoss(net.forward(Variable.of(b.get(0))), Variable.of(b.get(1))))
-                .heldOut(() -> Losses.mseLoss(net.forward(Variable.of(x)), Variable.of(y)).item())
-                .epochSchedule(LrScheduler.cosine(opt, epochs, 1e-3))
-                .epochs(epochs)
-                .logEvery(3)
-                .name("reg")
-                .progress(QUIET, false);
-        return run(fit, dir, resume, stopAfter);
+    /** A small regression's model and optimizer, and its run over a loader (periods are epochs of 7 batches). */
+    private record Regression(Fit fit, Adam opt) {
     }
 
-    /** The regression run with a ReduceLROnPlateau that cuts the rate whenever the held-out loss gains less than 30%. */
-    private Fit.Result plateauRegression(Path dir, Path resume, int epochs, long stopAfter, double[] lr) {
+    /** The regression at Adam's rate {@code lr} over {@code epochs}, with its held-out loss. */
+    private static Regression regressionFit(double lr, int epochs) {
         Generator gen = new Generator(3);
         Tensor x = Tensor.randn(gen, 104, 3);
         Tensor y = x.matmul(Tensor.of(new float[] {1.5f, -2f, 0.5f}, 3, 1)).tanh();
         Sequential net = new Sequential(new Linear(3, 9, true, gen), new Tanh(), new Linear(9, 1, true, gen));
-        Adam opt = new Adam(net.parameters(), 0.05);
+        Adam opt = new Adam(net.parameters(), lr);
         Fit fit = Fit.of(net, opt, new DataLoader(new TensorDataset(x, y), 16, true, 5, false))
                 .loss(b -> Losses.mseLoss(net.forward(Variable.of(b.get(0))), Variable.of(b.get(1))))
                 .heldOut(() -> Losses.mseLoss(net.forward(Variable.of(x)), Variable.of(y)).item())
-                .plateauSchedule(new ReduceLrOnPlateau(opt, 0.5, 0, 0.3, 0, 0))
                 .epochs(epochs)
                 .name("reg")
                 .progress(QUIET, false);
-        Fit.Result r = run(fit, dir, resume, stopAfter);
-        lr[0] = opt.lr();
-        return r;
+        return new Regression(fit, opt);
+    }
+
+    /** The regression with a cosine schedule per epoch, stopped after {@code stopAfter} steps if > 0. */
+    private Fit.Result regression(Path dir, Path resume, int epochs, long stopAfter) {
+        Regression r = regressionFit(0.01, epochs);
+        r.fit().epochSchedule(LrScheduler.cosine(r.opt(), epochs, 1e-3)).logEvery(3);
+        return run(r.fit(), dir, resume, stopAfter, QUIET);
+    }
+
+    /** The regression with a ReduceLROnPlateau that cuts the rate whenever the held-out loss gains less than 30%. */
+    private Fit.Result plateauRegression(Path dir, Path resume, int epochs, long stopAfter, double[] lr) {
+        Regression r = regressionFit(0.05, epochs);
+        r.fit().plateauSchedule(new ReduceLrOnPlateau(r.opt(), 0.5, 0, 0.3, 0, 0));
+        Fit.Result result = run(r.fit(), dir, resume, stopAfter, QUIET);
+        lr[0] = r.opt().lr();
+        return result;
+    }
+
+    /** The regression stopped early: no later held-out loss beats the first by 10, so it ends after epoch 1 + 2. */
+    private Fit.Result earlyStoppedRegression(Path dir, Path resume, int epochs, long stopAfter, PrintStream out) {
+        Regression r = regressionFit(0.01, epochs);
+        r.fit().earlyStop(2, 10.0);
+        return run(r.fit(), dir, resume, stopAfter, out);
     }
 
     /** Stopped after its second and fourth epochs' first steps and resumed: the rates and weights of the run that never stopped. */
@@ -105,36 +111,6 @@ class FitTest {
         assertTrue(assertThrows(IllegalStateException.class, () -> blind.run(QUIET)).getMessage().contains("heldOut"));
     }
 
-    /** The regression run stopped early: no later held-out loss beats the first by 10, so it ends after epoch 1 + 2. */
-    private Fit.Result earlyStoppedRegression(Path dir, Path resume, int epochs, long stopAfter, PrintStream out) {
-        Generator gen = new Generator(3);
-        Tensor x = Tensor.randn(gen, 104, 3);
-        Tensor y = x.matmul(Tensor.of(new float[] {1.5f, -2f, 0.5f}, 3, 1)).tanh();
-        Sequential net = new Sequential(new Linear(3, 9, true, gen), new Tanh(), new Linear(9, 1, true, gen));
-        Adam opt = new Adam(net.parameters(), 0.01);
-        Fit fit = Fit.of(net, opt, new DataLoader(new TensorDataset(x, y), 16, true, 5, false))
-                .loss(b -> Losses.mseLoss(net.forward(Variable.of(b.get(0))), Variable.of(b.get(1))))
-                .heldOut(() -> Losses.mseLoss(net.forward(Variable.of(x)), Variable.of(y)).item())
-                .earlyStop(2, 10.0)
-                .epochs(epochs)
-                .name("reg")
-                .progress(QUIET, false);
-        if (dir != null) {
-            fit.out(dir);
-        }
-        if (resume != null) {
-            fit.resume(resume);
-        }
-        if (stopAfter > 0) {
-            Interrupt.stopAfterSteps(stopAfter);
-        }
-        try {
-            return fit.run(out);
-        } finally {
-            Interrupt.reset();
-        }
-    }
-
     /** Ends after its third epoch of ten, says so, and a run stopped inside it and resumed ends with the same weights. */
     @Test
     void aRunStopsEarlyWhenTheHeldOutLossStopsImproving() throws IOException {
@@ -158,7 +134,7 @@ class FitTest {
     }
 
     /** Runs {@code fit} into {@code dir} (or resumes {@code resume}), stopped after {@code stopAfter} steps if that is > 0. */
-    private static Fit.Result run(Fit fit, Path dir, Path resume, long stopAfter) {
+    private static Fit.Result run(Fit fit, Path dir, Path resume, long stopAfter, PrintStream out) {
         if (dir != null) {
             fit.out(dir);
         }
@@ -169,7 +145,7 @@ class FitTest {
             Interrupt.stopAfterSteps(stopAfter);
         }
         try {
-            return fit.run(QUIET);
+            return fit.run(out);
         } finally {
             Interrupt.reset();
         }
@@ -384,7 +360,7 @@ class FitTest {
                 .schedule(LrScheduler.warmupCosineNanoGpt(opt, 3, 23, 1e-3))
                 .name("drawn")
                 .progress(QUIET, false);
-        return run(fit, dir, resume, stopAfter);
+        return run(fit, dir, resume, stopAfter, QUIET);
     }
 
     @Test
