@@ -4,6 +4,7 @@ import dev.jgrad.autograd.Variable;
 import dev.jgrad.nn.Module;
 import dev.jgrad.nn.data.DataLoader;
 import dev.jgrad.nn.optim.LrScheduler;
+import dev.jgrad.nn.optim.ReduceLrOnPlateau;
 import dev.jgrad.nn.optim.Optimizer;
 import dev.jgrad.tensor.Generator;
 import dev.jgrad.tensor.Tensor;
@@ -56,7 +57,7 @@ public final class Fit {
     DataParallel dataParallel;
     LrScheduler schedule;
     LrScheduler epochSchedule;
-    dev.jgrad.nn.optim.ReduceLrOnPlateau plateau;
+    ReduceLrOnPlateau plateau;
     EarlyStop earlyStop;
     boolean saveBest;
     int saveEvery;
@@ -219,7 +220,7 @@ public final class Fit {
      * A {@code ReduceLROnPlateau} fed the held-out loss (the first series') after every period; a resumed run rebuilds it
      * from the held-out losses in its curves. Needs {@link #heldOut} or {@link #evaluate}.
      */
-    public Fit plateauSchedule(dev.jgrad.nn.optim.ReduceLrOnPlateau onPlateau) {
+    public Fit plateauSchedule(ReduceLrOnPlateau onPlateau) {
         this.plateau = Objects.requireNonNull(onPlateau, "plateauSchedule");
         return this;
     }
