@@ -4,8 +4,8 @@ import dev.jgrad.autograd.Variable;
 import dev.jgrad.nn.Module;
 import dev.jgrad.nn.data.DataLoader;
 import dev.jgrad.nn.optim.LrScheduler;
-import dev.jgrad.nn.optim.ReduceLrOnPlateau;
 import dev.jgrad.nn.optim.Optimizer;
+import dev.jgrad.nn.optim.ReduceLrOnPlateau;
 import dev.jgrad.tensor.Generator;
 import dev.jgrad.tensor.Tensor;
 
