@@ -90,6 +90,10 @@ public final class RegressionExample {
     }
 
     public static Outcome run(TrainOptions o, PrintStream out) {
+        if (o.earlyStop != null) {
+            throw new dev.jgrad.examples.UserError("--early-stop: the regression trains the buggy and the fixed model side by side for"
+                    + " the same epochs, to compare them; it does not stop early");
+        }
         int epochs = o.epochs(40);
         int batch = o.batchSize(64);
         double lr = o.lr(3e-3);

@@ -17,11 +17,11 @@ import java.util.Set;
  */
 final class ResumeOptions {
     /**
-     * What may change when a run continues: its length (to extend it), how often it logs and checkpoints, and whether it
-     * goes on through NaN. None of these changes the numbers of the steps already taken.
+     * What may change when a run continues: its length (to extend it, or end it early), how often it logs and checkpoints,
+     * and whether it goes on through NaN. None of these changes the numbers of the steps already taken.
      */
     static final Set<String> MAY_CHANGE = Set.of("--epochs", "--max-iters", "--log-every", "--save-every", "--allow-nan",
-            "--no-tensorboard", "--histogram-every");
+            "--no-tensorboard", "--histogram-every", "--early-stop");
 
     private ResumeOptions() {
     }

@@ -43,6 +43,10 @@ public final class TrainOptions {
             description = "also checkpoint every N steps, 0 for after epochs only (default: ${DEFAULT-VALUE})")
     int saveEvery;
 
+    @Option(names = "--early-stop", paramLabel = "N",
+            description = "end the run once the held-out loss has not improved for N epochs (rounds for gpt) in a row (default: never)")
+    Integer earlyStop;
+
     @Option(names = "--no-tensorboard", description = "write no TensorBoard event files (default: the run's tb/ folder holds them)")
     boolean noTensorboard;
 
@@ -103,6 +107,9 @@ public final class TrainOptions {
         }
         if (logEvery < 0) {
             throw new ParameterException(spec.commandLine(), "--log-every must be 0 or more, got " + logEvery);
+        }
+        if (earlyStop != null && earlyStop < 1) {
+            throw new ParameterException(spec.commandLine(), "--early-stop must be at least 1, got " + earlyStop);
         }
         if (batchSize != null && batchSize < 1) {
             throw new ParameterException(spec.commandLine(), "--batch-size must be at least 1, got " + batchSize);
@@ -173,6 +180,9 @@ public final class TrainOptions {
         }
         if (allowNan) {
             fit.allowNan();
+        }
+        if (earlyStop != null) {
+            fit.earlyStop(earlyStop, 0);
         }
         if (ring != null) {
             fit.dataParallel(ring);

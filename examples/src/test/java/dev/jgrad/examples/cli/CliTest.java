@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -185,6 +186,22 @@ class CliTest {
             String help = capture(0, "train", trainer, "--help")[0];
             assertTrue(help.contains("--epochs") && !help.contains("--max-iters"), trainer + ":\n" + help);
         }
+    }
+
+    /** --early-stop ends a trainer's run once its held-out loss stops improving, says so, and a bad value is one line. */
+    @Test
+    void earlyStopEndsARunWhenTheHeldOutLossStopsImproving() throws IOException {
+        Path run = tmp.resolve("mlp-early");
+        String said = capture(0, "train", "mlp", "--epochs", "200", "--early-stop", "1", "--out", run.toString())[0];
+        Map<?, ?> summary = (Map<?, ?>) dev.jgrad.nn.io.Json.parse(Files.readString(run.resolve("summary.json")));
+        long stoppedAfter = ((Number) summary.get("stopped_early_after")).longValue();
+        assertTrue(stoppedAfter < 200 && ((Number) summary.get("epochs_done")).longValue() == stoppedAfter, summary.toString());
+        assertTrue(said.contains("stopped early after epoch " + stoppedAfter + ": the held-out loss has not improved for 1 epochs"), said);
+        assertTrue(Files.readString(run.resolve("config.json")).contains("\"--early-stop\": 1"), Files.readString(run.resolve("config.json")));
+        assertEquals("jgrad: error: --early-stop must be at least 1, got 0 (see 'jgrad train mlp --help')",
+                capture(2, "train", "mlp", "--early-stop", "0", "--out", tmp.resolve("m0").toString())[1].strip());
+        String regression = capture(2, "train", "regression", "--early-stop", "3", "--out", tmp.resolve("r").toString())[1];
+        assertTrue(regression.startsWith("jgrad: error: --early-stop: the regression trains") && regression.lines().count() == 1, regression);
     }
 
     /** A text that is not there is named in the error, as given. */
