@@ -94,13 +94,28 @@ class ReadmeTest {
     void everyJavaBlockCompilesAsPasted() throws Exception {
         java.util.List<String> blocks = javaBlocks(readme(), "# jgrad", null);
         assertTrue(blocks.size() >= 9, "found " + blocks.size() + " Java blocks");
+        compileEach(blocks, "Block");
+    }
+
+    /** So does every Java block of docs/command-line.md (a program's own TensorBoard files). */
+    @Test
+    void theCommandLineDocsJavaBlocksCompileAsPasted() throws Exception {
+        Path p = Path.of("..", "docs", "command-line.md");
+        String doc = Files.readString(Files.exists(p) ? p : Path.of("docs", "command-line.md"));
+        java.util.List<String> blocks = javaBlocks(doc, "# The command line", null);
+        assertTrue(blocks.size() >= 1, "found " + blocks.size() + " Java blocks");
+        compileEach(blocks, "DocBlock");
+    }
+
+    /** Compiles each block: a whole program as a file, statements inside a main of a class named prefix + its position. */
+    private void compileEach(java.util.List<String> blocks, String prefix) throws Exception {
         int n = 0;
         for (String block : blocks) {
             Matcher cls = Pattern.compile("(?m)^public class (\\w+)").matcher(block);
             if (cls.find()) {
                 compile(cls.group(1), block);
             } else {
-                compile("Block" + n, wrapped("Block" + n, block));
+                compile(prefix + n, wrapped(prefix + n, block));
             }
             n++;
         }
