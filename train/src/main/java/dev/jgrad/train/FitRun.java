@@ -67,11 +67,13 @@ final class FitRun {
         if (fit.epochSchedule != null) {
             fit.epochSchedule.resumeAt(pos.periodsDone);
         }
+        // The schedules that follow the held-out loss start again from the losses of the periods done.
+        double[] heldOut = continuing ? heldOutLosses(metrics, series.get(0), pos.periodsDone) : new double[0];
         if (fit.plateau != null && continuing) {
-            fit.plateau.replay(heldOutLosses(metrics, series.get(0), pos.periodsDone));
+            fit.plateau.replay(heldOut);
         }
         if (fit.earlyStop != null) {
-            fit.earlyStop.replay(continuing ? heldOutLosses(metrics, series.get(0), pos.periodsDone) : new double[0]);
+            fit.earlyStop.replay(heldOut);
         }
         RunStatus status = new RunStatus(dir, fit.totalSteps());
         try (RunLog log = RunLog.open(fit, dir, pos.step + 1, continuing, fit.progressOut != null ? fit.progressOut : System.err)) {

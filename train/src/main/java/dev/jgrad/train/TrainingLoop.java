@@ -172,13 +172,15 @@ final class TrainingLoop {
         if (fit.epochSchedule != null) {
             fit.epochSchedule.step();
         }
-        // The held-out loss as the curves record it, which is what a resumed run replays: the two runs decide alike.
-        double logged = Metrics.asLogged(ev.heldOut(series.get(0), series.size() == 1));
-        if (fit.plateau != null) {
-            fit.plateau.step(logged);
-        }
-        if (fit.earlyStop != null) {
-            fit.earlyStop.observe(logged);
+        if (fit.plateau != null || fit.earlyStop != null) {
+            // The held-out loss as the curves record it, which is what a resumed run replays: the two runs decide alike.
+            double logged = Metrics.asLogged(ev.heldOut(series.get(0), series.size() == 1));
+            if (fit.plateau != null) {
+                fit.plateau.step(logged);
+            }
+            if (fit.earlyStop != null) {
+                fit.earlyStop.observe(logged);
+            }
         }
         if (fit.saveBest) {
             double held = ev.heldOut(series.get(0), series.size() == 1);
