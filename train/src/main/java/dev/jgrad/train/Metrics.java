@@ -1,6 +1,7 @@
 package dev.jgrad.train;
 
 import dev.jgrad.nn.io.BoundedFiles;
+import dev.jgrad.nn.io.DecimalText;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -100,16 +101,7 @@ public final class Metrics {
 
     /** A loss as written by jgrad, Java, NumPy or pandas: a decimal number, or nan, inf, -inf, NaN, Infinity in any case. */
     static double number(String s) {
-        switch (s.toLowerCase(Locale.ROOT)) {
-            case "nan": case "+nan": case "-nan": return Double.NaN;
-            case "inf": case "+inf": case "infinity": case "+infinity": return Double.POSITIVE_INFINITY;
-            case "-inf": case "-infinity": return Double.NEGATIVE_INFINITY;
-            default:
-                if (!s.matches("[+-]?(\\d+\\.?\\d*|\\.\\d+)([eE][+-]?\\d+)?")) {
-                    throw new NumberFormatException("'" + s + "' is not a number");
-                }
-                return Double.parseDouble(s);
-        }
+        return DecimalText.parseDouble(s);
     }
 
     /**

@@ -1,5 +1,7 @@
 package dev.jgrad.nn.data;
 
+import dev.jgrad.nn.io.BoundedFiles;
+import dev.jgrad.nn.io.DecimalText;
 import dev.jgrad.tensor.Tensor;
 
 import java.io.IOException;
@@ -8,7 +10,6 @@ import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -50,13 +51,7 @@ public final class Csv {
         if (delimiter == '"' || delimiter == '\n' || delimiter == '\r') {
             throw new IllegalArgumentException("a CSV delimiter cannot be a quote or a line break, got " + printable(delimiter));
         }
-        if (!Files.exists(file)) {
-            throw new NoSuchFileException(file.toString(), null, "CSV file not found");
-        }
-        if (!Files.isRegularFile(file)) {
-            throw new IOException(file + ": not a regular file (a folder, pipe or device cannot be read as a CSV file)");
-        }
-        long size = Files.size(file);
+        long size = BoundedFiles.regularFileSize(file, "CSV file");
         long budget = Runtime.getRuntime().maxMemory() / 4;
         if (size > budget) {
             throw new IOException(file + ": " + size + " bytes is more than a quarter of the Java heap (" + budget
@@ -69,57 +64,6 @@ public final class Csv {
         } catch (CharacterCodingException e) {
             throw new IOException(file + ": not UTF-8 text (" + e.getMessage() + ")");
         }
-    }
-
-    /**
-     * Whether {@code s} is a number as CSV files write them: an optional sign, digits with an optional decimal point (at
-     * least one digit), an optional exponent; or nan, inf, infinity in any case. Not Java's suffixes (1.5f) or hex.
-     */
-    static boolean isNumber(String s) {
-        int n = s.length();
-        int i = n > 0 && (s.charAt(0) == '+' || s.charAt(0) == '-') ? 1 : 0;
-        if (i == n) {
-            return false;
-        }
-        char c = s.charAt(i);
-        if (c == 'n' || c == 'N' || c == 'i' || c == 'I') {
-            String word = s.substring(i).toLowerCase(java.util.Locale.ROOT);
-            return word.equals("nan") || word.equals("inf") || word.equals("infinity");
-        }
-        int digits = 0;
-        while (i < n && isDigit(s.charAt(i))) {
-            i++;
-            digits++;
-        }
-        if (i < n && s.charAt(i) == '.') {
-            i++;
-            while (i < n && isDigit(s.charAt(i))) {
-                i++;
-                digits++;
-            }
-        }
-        if (digits == 0) {
-            return false;
-        }
-        if (i < n && (s.charAt(i) == 'e' || s.charAt(i) == 'E')) {
-            i++;
-            if (i < n && (s.charAt(i) == '+' || s.charAt(i) == '-')) {
-                i++;
-            }
-            int exponent = 0;
-            while (i < n && isDigit(s.charAt(i))) {
-                i++;
-                exponent++;
-            }
-            if (exponent == 0) {
-                return false;
-            }
-        }
-        return i == n;
-    }
-
-    private static boolean isDigit(char c) {
-        return c >= '0' && c <= '9';
     }
 
     private static String printable(char c) {
@@ -241,32 +185,19 @@ public final class Csv {
         private void add(FloatBlocks data, List<String> r, int at, List<String> names) throws IOException {
             for (int c = 0; c < r.size(); c++) {
                 String s = r.get(c).strip();
-                if (!isNumber(s)) {
+                if (!DecimalText.isNumber(s)) {
                     boolean otherDelimiter = s.matches(".*[;\t|,].*");
                     throw new IOException(file + ", line " + at + ", column '" + names.get(c) + "': " + (s.isEmpty() ? "an empty field"
                             : "'" + s + "' is not a number") + (otherDelimiter ? " (a delimiter other than " + printable(delimiter)
                             + "? pass it to Csv.read)" : " (every value must be a number; write nan for a missing one)"));
                 }
-                data.add(parse(s));
+                data.add(DecimalText.parseFloat(s));
             }
-        }
-
-        /** s as a float: {@link #isNumber} said it is one. */
-        private static float parse(String s) {
-            int i = s.charAt(0) == '+' || s.charAt(0) == '-' ? 1 : 0;
-            char c = s.charAt(i);
-            if (c == 'n' || c == 'N') {
-                return Float.NaN;
-            }
-            if (c == 'i' || c == 'I') {
-                return s.charAt(0) == '-' ? Float.NEGATIVE_INFINITY : Float.POSITIVE_INFINITY;
-            }
-            return Float.parseFloat(s);
         }
 
         private static boolean allNumbers(List<String> r) {
             for (String s : r) {
-                if (!isNumber(s.strip())) {
+                if (!DecimalText.isNumber(s.strip())) {
                     return false;
                 }
             }

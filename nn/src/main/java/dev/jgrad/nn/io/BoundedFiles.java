@@ -23,13 +23,7 @@ public final class BoundedFiles {
 
     /** The bytes of {@code path}, a regular file of at most {@code maxBytes}; {@code what} names it in messages. */
     public static byte[] read(Path path, long maxBytes, String what) throws IOException {
-        if (!Files.exists(path)) {
-            throw new NoSuchFileException(path.toString(), null, what + " not found");
-        }
-        if (!Files.isRegularFile(path)) {
-            throw new IOException(path + ": not a regular file (a folder, pipe or device cannot be read as a " + what + ")");
-        }
-        long size = Files.size(path);
+        long size = regularFileSize(path, what);
         if (size > maxBytes) {
             throw new IOException(path + ": " + size + " bytes is more than a " + what + " may be (" + maxBytes + ")");
         }
@@ -40,6 +34,20 @@ public final class BoundedFiles {
             }
             return b;
         }
+    }
+
+    /**
+     * The size of {@code path}, a regular file (a FIFO would block forever, {@code /dev/zero} never ends); a
+     * NoSuchFileException or an IOException naming it as a {@code what} otherwise. For readers that stream the file.
+     */
+    public static long regularFileSize(Path path, String what) throws IOException {
+        if (!Files.exists(path)) {
+            throw new NoSuchFileException(path.toString(), null, what + " not found");
+        }
+        if (!Files.isRegularFile(path)) {
+            throw new IOException(path + ": not a regular file (a folder, pipe or device cannot be read as a " + what + ")");
+        }
+        return Files.size(path);
     }
 
     /** The text of {@code path} as strict UTF-8, without a leading byte-order mark. */
