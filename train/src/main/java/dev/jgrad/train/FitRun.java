@@ -1,7 +1,6 @@
 package dev.jgrad.train;
 
 import dev.jgrad.nn.io.AtomicFileSet;
-import dev.jgrad.nn.io.BoundedFiles;
 import dev.jgrad.nn.io.Json;
 import dev.jgrad.tensor.Generator;
 
@@ -191,22 +190,11 @@ final class FitRun {
     }
 
     /**
-     * The seconds the run's earlier sessions took, as the folder's summary.json says (0 where it is missing or unreadable:
-     * a session that crashed before writing it is not counted). Not kept in the checkpoint, so that the same seed writes
-     * the same model file.
+     * The seconds the run's earlier sessions took, as the folder's summary says (0 where it says nothing: a session that
+     * crashed before writing it is not counted). Not kept in the checkpoint, so that the same seed writes the same model file.
      */
     static double secondsSoFar(Path dir) {
-        Path file = dir.resolve("summary.json");
-        try {
-            if (Files.isRegularFile(file)
-                    && Json.parse(BoundedFiles.readUtf8(file, 1 << 20, "run summary")) instanceof Map<?, ?> m
-                    && m.get("seconds") instanceof Number n && Double.isFinite(n.doubleValue()) && n.doubleValue() >= 0) {
-                return n.doubleValue();
-            }
-        } catch (IOException | RuntimeException e) {
-            // An unreadable summary only loses the earlier sessions' time, never the run.
-        }
-        return 0;
+        return RunSummary.seconds(dir).orElse(0);
     }
 
     private Fit.Result finish(Path dir, RunPosition pos, Metrics metrics, TrainingLoop loop, long started, double secondsBefore,
@@ -224,7 +212,7 @@ final class FitRun {
         end.files.forEach(files::add);
         double seconds = secondsBefore + (System.nanoTime() - started) / 1e9;
         Map<String, Object> summary = summary(metrics, end, pos, interrupted, seconds);
-        files.addString("summary.json", Json.writePretty(summary));
+        files.addString(RunSummary.FILE, Json.writePretty(summary));
         log.images(end.images, pos.step);
         if (!interrupted) {
             log.hparams(finalMetrics(summary));

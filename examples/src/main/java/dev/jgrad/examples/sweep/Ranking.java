@@ -5,6 +5,7 @@ import dev.jgrad.nn.io.Json;
 import dev.jgrad.train.LossChart;
 import dev.jgrad.train.Metrics;
 import dev.jgrad.train.RunConfig;
+import dev.jgrad.train.RunSummary;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -94,16 +95,7 @@ public final class Ranking {
     }
 
     private static double seconds(Path folder) {
-        try {
-            Path s = folder.resolve("summary.json");
-            if (Files.isRegularFile(s)) {
-                Object v = ((Map<?, ?>) Json.parse(Files.readString(s))).get("seconds");
-                return v instanceof Number n ? n.doubleValue() : Double.NaN;
-            }
-        } catch (IOException | RuntimeException e) {
-            return Double.NaN;
-        }
-        return Double.NaN;
+        return RunSummary.seconds(folder).orElse(Double.NaN);
     }
 
     /** The run's error: the last "jgrad: error:" line of its log, else its last line that is not blank. */
