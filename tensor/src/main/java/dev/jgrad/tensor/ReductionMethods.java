@@ -140,10 +140,17 @@ public interface ReductionMethods<T extends ArrayOps<T>> extends ArrayCore<T> {
      */
     default T std(int[] dims, double correction, boolean keepdim) {
         T variance = var(dims, correction, keepdim);
-        T nonzero = variance.ne(0.0);
-        // The first where keeps a zero out of sqrt (whose backward would multiply a zero gradient by infinity), the
-        // second puts the zero back; NaN and infinite variances are not 0 and go through sqrt as they are.
-        return variance.where(nonzero, 1.0).sqrt().where(nonzero, 0.0);
+        // NaN and infinite variances are not 0 and go through sqrt as they are.
+        return guarded(variance, variance.ne(0.0), T::sqrt, 0.0);
+    }
+
+    /**
+     * {@code f(x)} where {@code mask} holds and {@code fill} elsewhere, with {@code x} replaced by 1 outside the mask before
+     * {@code f}: where f's slope is infinite (sqrt or pow at 0), where's zero gradient would otherwise meet it as 0 x
+     * infinity = NaN.
+     */
+    private T guarded(T x, T mask, java.util.function.UnaryOperator<T> f, double fill) {
+        return f.apply(x.where(mask, 1.0)).where(mask, fill);
     }
 
     /** The sample standard deviation over all elements (correction 1). */
@@ -170,13 +177,14 @@ public interface ReductionMethods<T extends ArrayOps<T>> extends ArrayCore<T> {
             throw new IllegalArgumentException("norm: the order p is NaN");
         }
         T x = self();
-        T a = x.abs();
         if (p == 2) {
             T sumSq = x.square().sum(dims, keepdim);
-            T nonzero = sumSq.ne(0.0);
-            // As std: the first where keeps a zero out of sqrt's infinite slope, the second puts the zero back.
-            return sumSq.where(nonzero, 1.0).sqrt().where(nonzero, 0.0);
+            return guarded(sumSq, sumSq.ne(0.0), T::sqrt, 0.0);
         }
+        if (p == 0) {
+            return constant(data().ne(0.0).to(dtype()).sum(dims, keepdim));
+        }
+        T a = x.abs();
         if (p == 1) {
             return a.sum(dims, keepdim);
         }
@@ -186,18 +194,13 @@ public interface ReductionMethods<T extends ArrayOps<T>> extends ArrayCore<T> {
         if (p == Double.NEGATIVE_INFINITY) {
             return a.amin(dims, keepdim);
         }
-        if (p == 0) {
-            return constant(data().ne(0.0).to(dtype()).sum(dims, keepdim));
-        }
-        T nonzero = x.ne(0.0);
         // |x|^p with the zeros kept out of pow: 0 for p > 0 and infinity for p < 0, each with a zero gradient.
-        T powers = a.where(nonzero, 1.0).pow(p).where(nonzero, p > 0 ? 0.0 : Double.POSITIVE_INFINITY);
+        T powers = guarded(a, x.ne(0.0), t -> t.pow(p), p > 0 ? 0.0 : Double.POSITIVE_INFINITY);
         T sum = powers.sum(dims, keepdim);
         if (p < 0) {
             return sum.pow(1 / p);
         }
-        T positive = sum.ne(0.0);
-        return sum.where(positive, 1.0).pow(1 / p).where(positive, 0.0);
+        return guarded(sum, sum.ne(0.0), t -> t.pow(1 / p), 0.0);
     }
 
     /** The Euclidean norm of every element, a 0-d value ({@code torch.linalg.vector_norm(x)}). */
